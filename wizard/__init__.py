@@ -18,11 +18,16 @@ def _pythonpath_last() -> None:
     `yaml.SafeLoader` missing, or that folder's code run inside the wizard (seventh hostile pass 9a/9b). Behind
     the rest they still serve what nothing else provides. The environments the wizard runs get their own
     decision (`wizard.install.activation.stray_pythonpath`); this touches only this interpreter's search path.
-    `os` and `sys` are loaded by every interpreter's start already, so this costs no import."""
+    `os` and `sys` are loaded by every interpreter's start already, so this costs no import.
+
+    The folder this package itself was imported from stays where it is: gc-wizard installed with `pip install
+    --target DIR` and run with `PYTHONPATH=DIR` has its dependencies there, and moved behind the system's
+    dist-packages it ran on Debian's PyYAML and Pygments and `bundle` packed those (33rd hostile pass (part B) P2)."""
     value = os.environ.get("PYTHONPATH")
     if not value:
         return
-    given = {os.path.abspath(entry) for entry in value.split(os.pathsep) if entry}
+    home = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    given = {os.path.abspath(entry) for entry in value.split(os.pathsep) if entry} - {home}
     moved = [entry for entry in sys.path if entry and os.path.abspath(entry) in given]
     if moved:
         sys.path[:] = [entry for entry in sys.path if entry not in moved] + moved

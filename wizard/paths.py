@@ -302,16 +302,20 @@ def ensure_state_dir(folder: Path | None = None, *, tighten: bool = True, locked
             strip_acls(folder)  # no ACL a folder above hands down (27th hostile pass (part B) P1)
             os.chmod(folder, 0o700)  # mkdir's mode is cut by the umask, never widened; be exact anyway
     folders = [folder]
+    read_back = [folder]  # the folders whose files the history reads back to decide what to run
     inner, linked = _subfolders_and_links(folder, own_only=True)
-    for target in linked:  # `envs -> /scratch/me/envs`: the folder it names is checked, never changed
-        _guard_link_target(target)
+    for link in linked:  # `frozen -> /scratch/me/frozen`: its way and the folder it names are checked, never changed
+        target = _guard_link_target(link)
+        read_back += ([target] if link.name == "frozen" else
+                      _subfolders_and_links(target)[0] if link.name == "envs" else [])
     for inside in inner:
         folders.append(inside)
         folders += _subfolders_and_links(inside)[0]  # `envs/<env>` itself; what is inside an env is uv's and pip's
+    read_back += [each for each in folders[1:] if each.name == "frozen" or each.parent.name == "envs"]
     for each in folders:  # every refusal before the first change
         _refuse_folder(each)
-        if each == folder or each.name == "frozen" or each.parent.name == "envs":  # what the history reads back
-            _refuse_foreign_files(each, own_only=each == folder)
+    for each in read_back:
+        _refuse_foreign_files(each, own_only=each == folder)
     if tighten and (locked or _lock_free(folder)):
         _guard_files(folder, own_only=True)
         for each in folders:
@@ -491,10 +495,10 @@ class ForeignFolder(OperationFailed):
 
 
 def _subfolders_and_links(folder: Path, *, own_only: bool = False) -> tuple[list[Path], list[Path]]:
-    """The folders directly inside `folder` (links to folders are not folders here), and the folders that links
-    directly inside it name (resolved), in one listing ([], [] when unreadable): the
-    state's own folders made links to another disk (`logs -> /scratch/…`) are guarded where they point, since
-    logs written through a link into a 0777 folder stayed open to every user (seventh hostile pass 10d). With
+    """The folders directly inside `folder` (links to folders are not folders here), and the links directly inside
+    it that lead to folders, in one listing ([], [] when unreadable): the state's own folders made links to another
+    disk (`logs -> /scratch/…`) are guarded on their way and where they point (`_guard_link_target`), since logs
+    written through a link into a 0777 folder stayed open to every user (seventh hostile pass 10d). With
     `own_only`, only the names the wizard gives (`STATE_NAMES`): the state folder's other entries are the user's."""
     try:
         with os.scandir(folder) as entries:
@@ -503,25 +507,43 @@ def _subfolders_and_links(folder: Path, *, own_only: bool = False) -> tuple[list
     except OSError:
         return [], []
     inner = [path for path, link, is_dir in found if is_dir and not link]
-    linked = [path.resolve() for path, link, _ in found if link and path.is_dir()]
+    linked = [path for path, link, _ in found if link and path.is_dir()]
     return inner, linked
 
 
-def _guard_link_target(target: Path) -> None:
-    """The folder a link in the state names (`assets -> /lab/shared/gc-assets`, `logs -> /scratch/me/logs`): the
-    user put it there, so its modes are theirs and stay as they are — a group's shared cache keeps its group write
-    (ninth hostile pass Y4: 2775 became 2755 through the link, and 1777 lost nothing but its openness to the lab).
-    Refused only when any local user could swap what is in it: writable by every user without the sticky bit
-    (seventh hostile pass 10d: logs written through such a link stayed open to every user)."""
+def _guard_link_target(link: Path) -> Path:
+    """Refuse (`ForeignFolder`) a link in the state (`frozen -> /scratch/me/frozen`, `assets -> /lab/gc-assets`)
+    that another user could send elsewhere, else return the folder it leads to. The user put the link there, so
+    the folder's modes are theirs and stay as they are — a group's shared cache keeps its group write (ninth
+    hostile pass Y4: 2775 became 2755 through the link, and 1777 lost nothing but its openness to the lab).
+
+    Refused: a folder every user can write without the sticky bit (seventh hostile pass 10d: logs written through
+    such a link stayed open to every user), and whatever the swap rule refuses on the way there and at the folder
+    itself (`source_trust.swap_risk`, the rule `envs/<env>/bin/python` and a module file's folder meet, so `envs ->`
+    and `modules ->` were refused while `frozen ->` another user's folder took root's frozen sets and handed them
+    back to a rebuild: 33rd hostile pass (part B) P3). One rule for every sub-folder of the state."""
+    from wizard.source_trust import swap_risk  # deferred: only a state holding a link reads it
+
+    target = link.resolve()
     try:
         info = os.stat(target)
     except OSError:
-        return
+        return target
     if stat.S_ISDIR(info.st_mode) and info.st_mode & 0o002 and not info.st_mode & stat.S_ISVTX:
         raise ForeignFolder(
             f"{target}, where a link in the state folder leads, is writable by every user (and has no sticky bit, as "
             "/tmp has), so anyone could swap what gc-wizard writes or runs there. Point the link at a folder only you "
             "(or your group) can write; nothing was changed.")
+    risk = swap_risk(link, inside=False, above=True)
+    if risk is not None:
+        place, why, fix = risk
+        where = "it" if place in (link, target) else f"{place}, on its way,"
+        raise ForeignFolder(
+            f"{link} in the state folder is a link to {target}; {where} {why}, so another user could swap what "
+            f"gc-wizard writes there and reads back (a frozen package set, a log, an environment). {fix}, or point "
+            "the link at a folder only you can write (or remove it, and the wizard makes its own); nothing was "
+            "changed.")
+    return target
 
 
 def _refuse_folder(folder: Path) -> None:

@@ -391,3 +391,23 @@ def test_a_copied_state_names_the_original_states_environments_and_makes_none_cu
     activated = run_inproc("activate")
     assert activated.returncode == 2 and f"another gc-wizard state, {state}" in activated.stderr
     assert run_inproc("remove", a["entry_id"], "--yes").returncode == 1 and Path(a["env"]).is_dir()
+
+
+def test_an_entry_path_through_dot_dot_is_refused_alike_by_rollback_remove_and_activate(tiny):
+    """33rd hostile pass (part B) P4: an entry's env edited to `ENV/lib/..` was refused by rollback ("climbs out with
+    '..'") but remove deleted through it: bin/ and lib/ went, the marker and pyvenv.cfg stayed, and it said
+    "Removed … freed". One rule (`belongs.edited_env_path`, asked by `not_its_env`) for every command."""
+    _, a = tiny.install("tiny-a", "--no-verify")
+    _, b = tiny.install("tiny-b", "--no-verify")
+    history = Path(a["env"]).parent.parent / "history.json"
+    data = json.loads(history.read_text())
+    for entry in data["entries"]:
+        entry["env"] += {a["entry_id"]: "/lib/..", b["entry_id"]: "/bin/.."}[entry["id"]]
+    history.write_text(json.dumps(data))
+    rolled = run_inproc("rollback", a["entry_id"], "--yes", "--no-verify")
+    assert rolled.returncode != 0 and "climbs out with '..'" in rolled.stderr
+    removed = run_inproc("remove", a["entry_id"], "--yes")
+    assert removed.returncode == 1 and "climbs out with '..'" in removed.stderr and "nothing deleted" in removed.stderr
+    assert (Path(a["env"]) / "bin" / "python").exists() and (Path(a["env"]) / "lib").is_dir()
+    activated = run_inproc("activate")
+    assert activated.returncode == 2 and "climbs out with '..'" in activated.stderr and "export" not in activated.stdout

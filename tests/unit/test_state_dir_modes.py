@@ -326,3 +326,35 @@ def test_a_file_the_history_reads_back_that_another_user_could_change_is_refused
     path.unlink()
     path.symlink_to(mine)
     ensure_state_dir(state)  # the user's own file through a link of theirs: their choice, left as it is
+
+
+@pytest.mark.skipif(os.geteuid() != 0, reason="giving a folder to another user needs root (CI runs as root)")
+@pytest.mark.parametrize("name", ["frozen", "logs", "envs", "modules", "forecasts", "assets"])
+def test_a_state_folder_linked_into_another_users_folder_is_refused(tmp_path, name):
+    """33rd hostile pass (part B) P3: `frozen -> <another user's folder>/frozen` was used without a word (root's
+    frozen sets written there, and one that user rewrote was installed by a rebuild), and `logs ->` the same, while
+    `envs ->` and `modules ->` were refused later on their own paths. Every sub-folder of the state linked elsewhere
+    meets the one swap rule (`source_trust.swap_risk`) on its way and where it leads, before anything is written."""
+    state, theirs = tmp_path / "state", tmp_path / "theirs"
+    state.mkdir()
+    (theirs / name).mkdir(parents=True)
+    os.chown(theirs, 65534, 65534)
+    (state / name).symlink_to(theirs / name)
+    with pytest.raises(OperationFailed) as refused:
+        ensure_state_dir(state)
+    said = str(refused.value)
+    assert str(state / name) in said and "uid 65534" in said and "nothing was changed" in said
+
+
+def test_a_frozen_set_in_a_linked_frozen_folder_is_judged_like_one_in_the_state(tmp_path):
+    """The files the history reads back are judged where a link leads too: a frozen set there that is a link to a
+    file another user could change is refused as it is in the state's own `frozen/`."""
+    state, mine, open_to_all = tmp_path / "state", tmp_path / "scratch-frozen", tmp_path / "wwa"
+    for folder in (state, mine, open_to_all):
+        folder.mkdir()
+    os.chmod(open_to_all, 0o777)
+    (open_to_all / "e1.txt").write_text("pkg-a==1.0\n")
+    (mine / "e1.txt").symlink_to(open_to_all / "e1.txt")
+    (state / "frozen").symlink_to(mine)
+    with pytest.raises(OperationFailed, match=r"e1\.txt .*in the state folder .*could change what gc-wizard reads"):
+        ensure_state_dir(state)

@@ -15,7 +15,7 @@ from pathlib import Path
 
 from wizard.after.bundle_assets import add_assets as add_assets
 from wizard.after.bundle_assets import check_bundle_assets as check_bundle_assets
-from wizard.install.bundle import RECIPES
+from wizard.install.bundle import RECIPES, discard_bundle, finish_bundle, made_folder
 from wizard.install.bundle import check_bundle_out as check_bundle_out
 from wizard.install.bundle import make_bundle as make_bundle
 from wizard.install.bundle import read_manifest as read_manifest
@@ -132,7 +132,7 @@ def make_offline_bundle(recipe: Recipe, out: Path, *, python: str, graphcast_src
     (review: the layering docs/architecture.md sets out)."""
     if with_assets:
         check_bundle_assets(assets, model=model, dataset=dataset)
-    check_bundle_out(out)  # refused before "==> Bundling … into OUT" is said
+    made = made_folder(out)  # refused before "==> Bundling … into OUT" is said; what a failure removes
     say(f"==> Bundling recipe {recipe.id} for Python {sys.platform}/{python} into {out}")
     source, caution = bundle_source(recipe, graphcast_src)
     if caution:  # the bundle carries what this checkout builds into: said as the plan and install say it
@@ -145,18 +145,25 @@ def make_offline_bundle(recipe: Recipe, out: Path, *, python: str, graphcast_src
             say(f"    {why}")
     say("==> Downloading the recipe's wheels and building GraphCast as a wheel (the installer's lines go to the log "
         "named below)")
+    more = with_wizard or with_assets
     manifest, installer_log = bundle_logged(recipe, out, python_version=python, graphcast_src=source,
-                                            find_links=list(find_links), installer=installer)
+                                            find_links=list(find_links), installer=installer, more_to_come=more)
     wizard_wheels: list[str] = []
-    if with_wizard:
-        say(f"==> Adding gc-wizard itself and what it needs, as wheels for {for_python()}")
-        wizard_wheels = add_wizard(out)
-        manifest = read_manifest(out)
-    if with_assets:
-        say("==> Adding the forecast's files (model, example batch, statistics)")
-        for name in add_assets(out, source=assets, model=model, dataset=dataset):
-            say(f"    {name}")
-        manifest = read_manifest(out)
+    try:  # a failure here leaves nothing `install --bundle` takes (33rd hostile pass (part B) P2)
+        if with_wizard:
+            say(f"==> Adding gc-wizard itself and what it needs, as wheels for {for_python()}")
+            wizard_wheels = add_wizard(out)
+            manifest = read_manifest(out, making=True)
+        if with_assets:
+            say("==> Adding the forecast's files (model, example batch, statistics)")
+            for name in add_assets(out, source=assets, model=model, dataset=dataset):
+                say(f"    {name}")
+            manifest = read_manifest(out, making=True)
+        finish_bundle(out)
+    except BaseException:
+        if more:
+            discard_bundle(out, made)
+        raise
     return BundleMade(out=out, manifest=manifest, installer_log=installer_log, wizard_wheels=wizard_wheels,
                       assets=with_assets)
 

@@ -401,9 +401,9 @@ def target_path_problem(entry: Entry, history: History | None = None) -> str | N
     wizard, and a folder that is gone is rebuilt only where the wizard creates environments (envs/) —
     otherwise an edited entry (`envs/../../etc`, `/`) would have a venv made anywhere and made current."""
     env = Path(entry.env) if entry.env else None
-    if env is None or not env.is_absolute() or ".." in env.parts:
-        return (f"history entry {entry.id} names its environment as {entry.env!r}, which is not a folder the wizard "
-                "records (a relative path, or one that climbs out with '..'); the entry was edited. Nothing changed.")
+    edited = envs.edited_env_path(entry.env)
+    if env is None or edited:  # the rule remove and activate ask too (33rd hostile pass (part B) P4)
+        return f"history entry {entry.id} names its environment as {entry.env!r}, which is {edited}. Nothing changed."
     link = paths.link_trouble(env)
     if link:
         return (f"{env} (entry {entry.id}) is {link}, so no environment can be used or rebuilt there; nothing "
@@ -1059,6 +1059,10 @@ def remove_refusal(current: Entry | None, entry: Entry, history: History | None 
     if entry.current or (current is not None and envs.same_env(current.env, env)):
         return OperationFailed(f"{env} is the current environment; roll back to another one first, then remove "
                                "this one.")
+    edited = envs.edited_env_path(entry.env)
+    if edited is not None:  # rollback's rule: `ENV/lib/..` was deleted part-way (33rd hostile pass (part B) P4)
+        return OperationFailed(f"history entry {entry.id} names its environment as {entry.env!r}, which is {edited}, "
+                               "so gc-wizard deletes nothing through it; nothing deleted.")
     if env.is_symlink() and envs.in_envs_folder(env):
         return None  # a link in envs/: remove deletes the link, never what it points to
     foreign = not_its_env(history, entry) if history is not None else None

@@ -34,8 +34,11 @@ def other_state_of(env: str | os.PathLike[str]) -> Path | None:
 def not_its_env(history: History, entry: Entry) -> str | None:
     """Why the folder `entry.env` does not hold `entry`'s environment, as a clause for the caller's sentence, or None
     when it does, or when nothing there says otherwise (a folder without a marker: an install interrupted before
-    writing it; the user's own environment changed in place, whose undo takes the marker away)."""
+    writing it; the user's own environment changed in place, whose undo takes the marker away). A path the wizard
+    never records (`envs.edited_env_path`) is refused whatever it leads to."""
     env = entry.env
+    if env and envs.edited_env_path(env):
+        return f"it is named {env!r}, which is {envs.edited_env_path(env)}"
     if not env or not os.path.isdir(env):
         return None
     state = other_state_of(env)

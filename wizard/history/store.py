@@ -357,16 +357,22 @@ def _pid_alive(pid: Any) -> bool:
         return True
 
 
+#: The format of history.json this gc-wizard reads and writes (its top-level "version").
+HISTORY_VERSION = 1
+
+
 class History:
     """The entries of history.json in file order, plus the warnings met while reading it."""
 
     def __init__(self, path: Path, entries: list[Entry], warnings: list[str], *,
-                 unreadable: list[tuple[int, Any]] | None = None, save_refused: str | None = None) -> None:
+                 unreadable: list[tuple[int, Any]] | None = None, save_refused: str | None = None,
+                 top: Mapping[str, Any] | None = None) -> None:
         self.path = path
         self.entries = entries
         self.warnings = warnings
         self._unreadable = unreadable or []  # (position in the file, raw value): written back verbatim
         self._save_refused = save_refused
+        self._top = dict(top or {})  # the file's other top-level fields (a newer wizard's): written back as read
         seen: set[str] = set()
         self._shared_ids = {e.id for e in entries if e.id in seen or seen.add(e.id)}
         for entry_id in sorted(self._shared_ids):
@@ -551,7 +557,9 @@ class History:
         raw: list[Any] = [e.to_dict() for e in self.entries]
         for position, value in self._unreadable:
             raw.insert(min(position, len(raw)), value)
-        text = json.dumps({"version": 1, "entries": _without_credentials(raw)}, indent=1, default=str) + "\n"
+        kept = {key: value for key, value in self._top.items() if key not in ("version", "entries")}
+        text = json.dumps({"version": HISTORY_VERSION, **_without_credentials(kept), "entries": _without_credentials(raw)},
+                          indent=1, default=str) + "\n"
         # 0600 from the start, whatever the umask (the history names folders and logs); readers see the
         # old file or the new one, never half of it.
         from wizard.security import write_private_file
@@ -609,10 +617,23 @@ def _marker_data(env: Path) -> dict[str, Any]:
     return marker.to_dict() if marker else {}
 
 
-def _read(path: Path) -> tuple[list[Entry], list[tuple[int, Any]], list[str], str | None]:
-    """(entries, unreadable raw entries, warnings, save_refused) from the file at `path`."""
+def newer_format(path: Path, data: Mapping[str, Any]) -> str | None:
+    """The one sentence for a history.json a newer gc-wizard wrote (its "version" above `HISTORY_VERSION`), or None.
+    Such a file is read as far as this version understands it, and never rewritten: a save would lower its version
+    and drop what the newer one recorded (33rd hostile pass (part B) P7: "version": 99 was read without a word and
+    rewritten as version 1, its other fields gone) — two gc-wizards sharing a state, or a downgrade."""
+    version = data.get("version")
+    if not isinstance(version, int) or isinstance(version, bool) or version <= HISTORY_VERSION:
+        return None
+    return (f"{path} is history format version {version}, written by a newer gc-wizard (this one knows version "
+            f"{HISTORY_VERSION}), so this gc-wizard only reads it and changes nothing in this state; run the newer "
+            "gc-wizard here, or set GC_WIZARD_HOME to another folder.")
+
+
+def _read(path: Path) -> tuple[list[Entry], list[tuple[int, Any]], list[str], str | None, dict[str, Any]]:
+    """(entries, unreadable raw entries, warnings, save_refused, the parsed file's top level or {}) from `path`."""
     if not path.exists() and not path.is_symlink():
-        return [], [], [], None
+        return [], [], [], None, {}
     try:
         data = bounded.loads_json(bounded.read_text(path, bounded.HISTORY_BYTES))
         if isinstance(data, list):  # a bare list of entries is accepted
@@ -626,7 +647,7 @@ def _read(path: Path) -> tuple[list[Entry], list[tuple[int, Any]], list[str], st
         except OSError as move_error:
             why = (f"{path} could not be read ({exc}) nor moved aside ({move_error.strerror}); fix or remove it "
                    "by hand. Until then gc-wizard will not write a history there.")
-            return [], [], [why], why
+            return [], [], [why], why, {}
         kept = _salvage(aside)
         if kept is not None:
             entries, unreadable, warnings = _entries(path, kept[0])
@@ -635,7 +656,7 @@ def _read(path: Path) -> tuple[list[Entry], list[tuple[int, Any]], list[str], st
             return entries, unreadable, [
                 f"{path} could not be read ({exc}); it was moved to {aside}, and the {len(entries)} "
                 f"entr{'ies' if len(entries) != 1 else 'y'} before the damage (its first {kept[1]} bytes, a "
-                f"complete history) were kept{still}. Your environments are untouched.", *warnings], None
+                f"complete history) were kept{still}. Your environments are untouched.", *warnings], None, kept[0]
         rebuilt = rebuild_from_markers()
         again = (f" {len(rebuilt)} environment{'s' if len(rebuilt) != 1 else ''} found in "
                  f"{paths.envs_dir()} {'were' if len(rebuilt) != 1 else 'was'} entered again from "
@@ -644,9 +665,9 @@ def _read(path: Path) -> tuple[list[Entry], list[tuple[int, Any]], list[str], st
                  "told): make one current with `gc-wizard rollback ENTRY_ID` (ids in `gc-wizard history`)."
                  if rebuilt else "")
         return rebuilt, [], [f"{path} could not be read ({exc}); it was moved to {aside} and a fresh history "
-                             f"started.{again} Your environments are untouched."], None
+                             f"started.{again} Your environments are untouched."], None, {}
     entries, unreadable, warnings = _entries(path, data)
-    return entries, unreadable, warnings, None
+    return entries, unreadable, warnings, None, data
 
 
 def _salvage(path: Path) -> tuple[dict[str, Any], int] | None:
@@ -826,8 +847,14 @@ def load_history(path: Path | None = None, *, locked: bool = False) -> History:
     repairs are saved only if the lock can be taken for a moment; otherwise they stay in memory.
     """
     path = path or paths.history_path()
-    entries, unreadable, warnings, refused = _read(path)
-    history = History(path, entries, warnings, unreadable=unreadable, save_refused=refused)
+    entries, unreadable, warnings, refused, top = _read(path)
+    newer = newer_format(path, top)
+    if newer is not None and locked:  # the caller is about to change the state: refused before anything is done
+        raise OperationFailed(newer)
+    if newer is not None:
+        warnings, refused = [newer, *warnings], refused or newer
+    top = {key: value for key, value in top.items() if key != "entries"}
+    history = History(path, entries, warnings, unreadable=unreadable, save_refused=refused, top=top)
     host = socket.gethostname()
     history.warnings.extend(_elsewhere_note(e) for e in history.entries if e.status == "running" and e.host != host)
     running = [e for e in history.entries if e.status == "running" and e.host == host]

@@ -64,6 +64,11 @@ LOCK = "requirements.txt"
 WHEELS = "wheels"
 #: The folder a bundle carries its recipe's file in: the offline machine's `--recipes-dir` (27th pass (part B) P2).
 RECIPES = "recipes"
+#: gc-wizard's own wheels (`self_wheels.WIZARD`).
+WIZARD_WHEELS = "wizard"
+#: A file a bundle holds while it is being made, removed last (`finish_bundle`): a bundle stopped after its manifest
+#: was first written (adding gc-wizard's wheels, the forecast's files) is never taken for a finished one.
+UNFINISHED = ".gc-wizard-unfinished"
 FORMAT = 1
 
 
@@ -238,11 +243,40 @@ def check_bundle_out(out: Path) -> Path:
     return check_out_folder("--out", out, runs="`install --bundle` would then install", folder=True)
 
 
+def made_folder(out: Path) -> Path | None:
+    """The folder a bundle to `out` makes (`out` or a parent of it), removed whole by `discard_bundle`; None when
+    `out` is there already (an empty folder the user gave)."""
+    return _first_missing(check_bundle_out(out))
+
+
+def discard_bundle(out: Path, made: Path | None) -> None:
+    """Remove what a failed bundle run put in `out`: the manifest first (nothing left is taken for a bundle), then
+    the folder it made, or, in an empty folder the user gave, what it wrote there (kept, emptied again).
+
+    Why one clean-up: 33rd hostile pass (part B) P2 — a failure while gc-wizard's own wheels were added left the
+    folder with its manifest, and `install --bundle` took it; only a failure at the recipe's wheels was cleaned."""
+    (out / MANIFEST).unlink(missing_ok=True)
+    if made is not None:
+        remove_tree(made)
+        return
+    for name in (WHEELS, RECIPES, WIZARD_WHEELS, ASSETS):
+        remove_tree(out / name)
+    for name in (LOCK, UNFINISHED):
+        (out / name).unlink(missing_ok=True)
+
+
+def finish_bundle(out: Path) -> None:
+    """Mark the bundle at `out` finished (`UNFINISHED` removed): the last step of making it."""
+    (out / UNFINISHED).unlink(missing_ok=True)
+
+
 def make_bundle(recipe: Recipe, out: Path, *, python_version: str, graphcast_src: str,
                 find_links: list[str] | tuple[str, ...] = (), timeout: float = 3600, on_line=None,
-                installer: str = "uv") -> dict[str, Any]:
+                installer: str = "uv", more_to_come: bool = False) -> dict[str, Any]:
     """Fill `out` (new or empty) with the bundle for `recipe`; returns the manifest. `installer`: whose certificate
-    settings the resolve trusts (`install.plan.default_installer` chooses it as for an install)."""
+    settings the resolve trusts (`install.plan.default_installer` chooses it as for an install). `more_to_come`: the
+    caller adds more (gc-wizard's wheels, the forecast's files), so the bundle stays marked unfinished until
+    `finish_bundle`, and the caller cleans up (`discard_bundle`) when that fails."""
     started = time.monotonic()
     out = check_bundle_out(out)
     # What the bundle's hashes are taken from; named where their links lead from now on (twenty-second pass P1).
@@ -272,18 +306,16 @@ def make_bundle(recipe: Recipe, out: Path, *, python_version: str, graphcast_src
     wheels = out / WHEELS
     try:
         make_folders(wheels)
+        write_destination(out / UNFINISHED, "gc-wizard is still making this bundle (or a run making it was stopped).\n",
+                          what="the bundle's unfinished mark", mode=SHARED_MODE)
         manifest = _fill(recipe, out, wheels, python_version, graphcast_src, find_links, timeout, on_line, started,
                          installer)
+        if not more_to_come:
+            finish_bundle(out)
     except BaseException as exc:
         # asked before the clean-up below frees the inodes a full disk may lack (33rd hostile pass (part A) P7)
         why = no_room(exc, out) if isinstance(exc, (OSError, OperationFailed)) else None
-        if made is not None:
-            remove_tree(made)
-        else:  # an empty folder the user gave: emptied again, kept
-            remove_tree(wheels)
-            remove_tree(out / RECIPES)
-            for name in (LOCK, MANIFEST):
-                (out / name).unlink(missing_ok=True)
+        discard_bundle(out, made)  # an empty folder the user gave: emptied again, kept
         if why:  # pip's or uv's "No space left on device", or the wizard's own write: name --out, not a resolver
             raise NoRoom(no_room_sentence("the bundle", out, why), why) from None
         if isinstance(exc, OSError):
@@ -296,8 +328,10 @@ def make_bundle(recipe: Recipe, out: Path, *, python_version: str, graphcast_src
 def _unfinished(folder: Path) -> str | None:
     """The sentence for a folder a `bundle` run left unfinished (its wheels/ and no manifest.json): what a bundle
     stopped by SIGKILL, the OOM killer or a Slurm time limit leaves, as no clean-up runs then (thirteenth pass #57).
-    The manifest is written last, so its absence is the mark; the folder is named, never removed by another run."""
-    if (folder / WHEELS).is_dir() and not (folder / MANIFEST).exists():
+    The manifest is written last, so its absence is the mark, and a bundle still getting gc-wizard's wheels or the
+    forecast's files holds `UNFINISHED` (33rd hostile pass (part B) P2); the folder is named, never removed by
+    another run."""
+    if (folder / UNFINISHED).exists() or (folder / WHEELS).is_dir() and not (folder / MANIFEST).exists():
         return (f"holds an unfinished bundle (a {WHEELS}/ folder and no {MANIFEST}: a run stopped before it "
                 f"finished); remove it (`rm -r {folder}`) or give another folder")
     return None
@@ -314,7 +348,7 @@ def bundle_assets_extra(bundle: str | Path | None) -> dict[str, str]:
 
 def add_files(root: Path, names: list[str]) -> dict[str, Any]:
     """Add files already under `root` to its manifest (each hashed), so `check_bundle` checks them too."""
-    manifest = read_manifest(root)
+    manifest = read_manifest(root, making=True)
     known = {item["name"] for item in manifest["files"]}
     for name in names:
         if name not in known:
@@ -325,9 +359,14 @@ def add_files(root: Path, names: list[str]) -> dict[str, Any]:
     return manifest
 
 
-def read_manifest(root: Path) -> dict[str, Any]:
+def read_manifest(root: Path, *, making: bool = False) -> dict[str, Any]:
+    """The manifest of the bundle at `root`; UserError for a bundle that is unfinished (`making`: this run is
+    making it, so its own mark is expected), or whose manifest cannot be read."""
     if not root.is_dir():
         raise UserError(f"--bundle {root}: {bounded.not_a_folder(root)}.")
+    if not making and (root / UNFINISHED).exists():
+        raise UserError(f"--bundle {root}: {_unfinished(root)}; make a bundle with `gc-wizard bundle RECIPE --out "
+                        "DIR`.")
     path = root / MANIFEST
     try:
         data = bounded.loads_json(bounded.read_text(path, bounded.MANIFEST_BYTES))

@@ -280,6 +280,20 @@ def same_env(a: Path | str | None, b: Path | str | None) -> bool:
         return False
 
 
+def edited_env_path(env: str | None) -> str | None:
+    """Why an entry's `env` is no path gc-wizard writes into history.json, as a clause ("which is …"), or None: a
+    relative one, or one with a `..` part. The wizard records each environment's absolute folder as made, so such a
+    value was edited, and it names another folder than the one it seems to (`ENV/lib/..` is ENV; the lexical path
+    was deleted part-way: bin/ and lib/ went, the marker stayed, and `remove` said "Removed").
+
+    Why one rule: 33rd hostile pass (part B) P4 — `rollback` refused `ENV/lib/..` as edited while `remove` deleted
+    through it; every command acting on an entry's environment asks this (`current_env`, `belongs.not_its_env` and
+    their callers)."""
+    if env and os.path.isabs(env) and ".." not in Path(env).parts:
+        return None
+    return "not a folder the wizard records (a relative path, or one that climbs out with '..'); the entry was edited"
+
+
 def spelled_plainly(env: str) -> str:
     """`env` as the wizard writes a path: no doubled `/` (POSIX keeps a leading `//`), no `.` part, no trailing
     `/`. Lexical only, so a path climbing with `..` is left as it is (whoever reads it refuses it by name)."""
@@ -302,9 +316,9 @@ def current_env(history) -> Env:
                         "`gc-wizard install RECIPE`, or name one with --env DIR.")
     if not entry.env:
         raise UserError("the current history entry has no environment path; name one with --env DIR.")
-    if not os.path.isabs(entry.env) or ".." in Path(entry.env).parts:
-        raise UserError(f"the current history entry names its environment as {entry.env!r}, a path the wizard never "
-                        "records (relative, or climbing with '..'); roll back with `gc-wizard rollback ENTRY_ID`, "
+    if edited_env_path(entry.env):
+        raise UserError(f"the current history entry names its environment as {entry.env!r}, which is "
+                        f"{edited_env_path(entry.env)}; roll back with `gc-wizard rollback ENTRY_ID`, "
                         "or name one with --env DIR.")
     env = Env(Path(entry.env))
     if not env.path.is_dir():
@@ -729,18 +743,26 @@ def check_requirement_lines(lines: list[str], where: str,
     code; a direct reference to anything but GraphCast (`evilpkg @ file:///their/evil.whl`) installs whatever file it
     names — 31st hostile pass (part B) P6: appended to frozen/ID.txt, another user's wheel was installed by the
     rebuild and its `.pth` ran as root, while the same line in history.json was refused (`recorded_set`).
-    `sources`: the direct references the entry records (its `packages`, vetted by `recorded_set.foreign_requirement`
-    with the recorded sha256 and roots); the lock file may hold only those. `place(number, line)` names where a
-    refused line is, when the lines are not a file's own lines (a package list inside history.json)."""
+    `sources`: the packages the entry records (its `packages`, vetted by `recorded_set.foreign_requirement` with the
+    recorded sha256 and roots); the lock file may hold only those — its pins too, so a `name==version --hash` line
+    added to frozen/ID.txt is refused before the rebuild installs it, not found "extra" after its `.pth` ran (33rd
+    hostile pass (part B) P3). `place(number, line)` names where a refused line is, when the lines are not a
+    file's own lines (a package list inside history.json)."""
     allowed = None if sources is None else {" ".join(line.split()) for line in sources}
+    pins = None if sources is None else {pin_of(line) for line in sources} - {None}
     for number, line in logical_lines("\n".join(lines)):
         words = line.split()
         while words and _HASH_WORD.match(words[-1]):
             words.pop()
         requirement = " ".join(words)
-        if not requirement or pin_of(requirement) is not None:
+        pin = pin_of(requirement) if requirement else None
+        if not requirement or (pin is not None and (pins is None or pin in pins)):
             continue
         at = place(number, lines[number - 1]) if place is not None else f"{where} line {number}"
+        if pin is not None:
+            raise UserError(f"{at} pins {pin[0]}=={pin[1]}, which the history entry it belongs to does not record; "
+                            "the package sets gc-wizard records hold only the entry's own packages, so it was edited. "
+                            "Nothing was installed and nothing changed.")
         if requirement.startswith("-"):
             raise UserError(f"{at} is an installer option ({cut(requirement, 60)!r}), not a package; the "
                             "package sets gc-wizard records hold none, so it was edited. Nothing changed.")

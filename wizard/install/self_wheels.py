@@ -89,7 +89,7 @@ def _own_metadata() -> tuple[metadata.Distribution | None, list[str]]:
     """gc-wizard's installed distribution (for its METADATA and requirements), when it is this package's; else its
     checkout's pyproject requirements (run from a checkout on PYTHONPATH)."""
     try:
-        dist = metadata.distribution(DIST)
+        dist = installed(DIST)  # the copy beside this package (`pip install --target DIR`'s), not the system's
     except metadata.PackageNotFoundError:
         dist = None
     pyproject = Path(__file__).resolve().parents[2] / "pyproject.toml"
@@ -195,13 +195,58 @@ def _editable_source(dist: metadata.Distribution, files: list) -> str | None:
     return None
 
 
+def installed(name: str) -> metadata.Distribution:
+    """The distribution `name` this gc-wizard runs: the copy whose module the running process imported (its
+    dist-info is where that module lives), else the copy installed beside gc-wizard itself, else the first on
+    `sys.path`; PackageNotFoundError when none is installed.
+
+    Why: 33rd hostile pass (part B) P2 — gc-wizard installed with `pip install --target DIR` beside Debian's
+    python3-yaml and python3-pygments: `metadata.distribution` took the system's copies first, so the bundle packed
+    PyYAML 6.0 and pip 23.0.1 (not the 6.0.4 and 26.3 installed with it) and stopped on Debian's Pygments."""
+    found = list(metadata.distributions(name=name))
+    if not found:
+        raise metadata.PackageNotFoundError(name)
+    for dist in found:
+        if _imported_from(dist):
+            return dist
+    home = Path(__file__).resolve().parents[2]  # the folder the `wizard` package is in
+    return next((dist for dist in found if _location(dist) == home), found[0])
+
+
+def _location(dist: metadata.Distribution) -> Path | None:
+    try:
+        return Path(str(dist.locate_file(""))).resolve()
+    except (OSError, ValueError):
+        return None
+
+
+def _imported_from(dist: metadata.Distribution) -> bool:
+    """Whether a top-level module `dist` installs is imported in this process from `dist`'s own files."""
+    for entry in dist.files or []:
+        top = entry.parts[0] if entry.parts else ""
+        if len(entry.parts) > 2 or top == ".." or top.endswith((".dist-info", ".egg-info", ".data")):
+            continue
+        if not (entry.name == "__init__.py" and len(entry.parts) == 2 or len(entry.parts) == 1):
+            continue
+        module = sys.modules.get(top.removesuffix(".py") if len(entry.parts) == 1 else top)
+        where = getattr(module, "__file__", None)
+        if where and os.path.realpath(where) == os.path.realpath(str(dist.locate_file(entry))):
+            return True
+    return False
+
+
 def _repack(dist: metadata.Distribution, folder: Path) -> str:
     """`dist` (installed) packed again as the wheel it was installed from; returns the file name."""
     files = list(dist.files or [])
     info_dir = next((f.parts[0] for f in files if len(f.parts) == 2 and f.parts[0].endswith(".dist-info")), None)
     if info_dir is None:
-        raise OperationFailed(f"cannot pack {dist.metadata['Name']} for the bundle's {WIZARD}/ folder: its install "
-                              "lists no files (RECORD); install it again with pip, then make the bundle again.")
+        # A system package (Debian's python3-pygments, an egg-info) or an old installer: never advise pip over it
+        # (as root that changes the system's Python), but a gc-wizard whose venv records what it installed.
+        raise OperationFailed(f"cannot pack {dist.metadata['Name']} {dist.version} for the bundle's {WIZARD}/ folder: "
+                              f"the copy this gc-wizard runs ({_location(dist) or 'its folder'}) was installed without "
+                              "a list of its files (RECORD), as a system package is; make the bundle with a gc-wizard "
+                              "installed in a venv (`python3 -m venv … && …/bin/pip install gc-wizard`), or add "
+                              "--without-wizard and carry gc-wizard another way.")
     editable = _editable_source(dist, files)
     if editable is not None:
         label = f"{dist.metadata['Name']} {dist.version}"
@@ -266,7 +311,7 @@ def add_wizard_wheels(bundle: Path, on_line=None) -> list[str]:
             continue
         asked |= {(key, extra) for extra in req.extras}
         try:
-            found = metadata.distribution(req.name)
+            found = installed(req.name)
         except metadata.PackageNotFoundError:
             raise OperationFailed(f"cannot add {req.name} to the bundle's {WIZARD}/ folder: gc-wizard needs it and it "
                                   "is not installed beside this gc-wizard; install gc-wizard again, then make the "

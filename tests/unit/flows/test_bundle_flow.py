@@ -53,3 +53,34 @@ def test_the_bundle_command_calls_no_step_of_the_bundle_itself():
     called = {node.func.id for node in ast.walk(run_bundle) if isinstance(node, ast.Call)
               and isinstance(node.func, ast.Name)}
     assert not called & steps, called & steps
+
+
+@pytest.mark.parametrize("given", [False, True])
+def test_a_bundle_failing_at_gc_wizards_wheels_leaves_nothing_install_takes(tiny, tmp_path, monkeypatch,
+                                                                             isolated_state, given):
+    """33rd hostile pass (part B) P2: packing gc-wizard's own dependencies failed after the manifest was written, and
+    the half-made folder stayed with it: `install --bundle` took it. The folder the run made is removed (an empty
+    folder the user gave is emptied again), and a bundle still being made is marked so no reader takes it."""
+    from wizard.errors import OperationFailed
+    from wizard.flows import cluster
+    from wizard.install.bundle import MANIFEST, UNFINISHED, read_manifest
+
+    monkeypatch.setenv("UV_OFFLINE", "1")
+    monkeypatch.setenv("PIP_NO_INDEX", "1")
+    seen = {}
+
+    def failing(out):
+        seen["unfinished"] = (out / UNFINISHED).exists() and (out / MANIFEST).exists()
+        with pytest.raises(UserError, match="unfinished bundle"):
+            read_manifest(out)
+        raise OperationFailed("cannot pack Pygments for the bundle's wizard/ folder")
+
+    monkeypatch.setattr(cluster, "add_wizard", failing)
+    out = tmp_path / "bun"
+    if given:
+        out.mkdir()
+    with pytest.raises(OperationFailed, match="cannot pack Pygments"):
+        cluster.make_offline_bundle(cluster.recipe_to_pin("tiny-a", [str(tiny.recipes)]), out, python="3.11",
+                                    graphcast_src=str(tiny.graphcast), find_links=[str(tiny.house.path)])
+    assert seen == {"unfinished": True}
+    assert (list(out.iterdir()) == []) if given else not out.exists()

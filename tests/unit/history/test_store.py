@@ -120,6 +120,39 @@ def test_unreadable_entries_and_unknown_fields_are_kept_in_the_file(isolated_sta
     assert raw[1]["from_the_future"] == {"x": 1} and raw[2]["id"] == "new"
 
 
+def test_a_history_of_a_newer_format_is_named_read_and_never_rewritten(isolated_state):
+    """33rd hostile pass (part B) P7: `"version": 99` (a newer gc-wizard sharing the state, or a downgrade) was read
+    without a word and rewritten as version 1 by the next install, its other top-level fields dropped. It is named
+    in one sentence (file, version, "written by a newer gc-wizard"); a change is refused before anything is done."""
+    from wizard.errors import OperationFailed
+
+    path = isolated_state / "history.json"
+    path.write_text(json.dumps({"version": 99, "newer_field": {"x": 1},
+                                "entries": [_entry(status="installed", current=True)]}))
+    before = path.read_bytes()
+    history = load_history()
+    assert [e.id for e in history.entries] == ["e1"]
+    (said,) = [w for w in history.warnings if "version 99" in w]
+    assert str(path) in said and "written by a newer gc-wizard" in said
+    with pytest.raises(OperationFailed, match="version 99, written by a newer gc-wizard"):
+        history.save()
+    with pytest.raises(OperationFailed, match="version 99, written by a newer gc-wizard"):
+        load_history(locked=True)
+    with pytest.raises(OperationFailed, match="version 99"):  # `verify` says it, and keeps its result
+        record_verify("/nowhere/env", VerifySummary(ok=True))
+    assert path.read_bytes() == before
+
+
+def test_unknown_top_level_fields_are_kept_on_save(isolated_state):
+    path = isolated_state / "history.json"
+    path.write_text(json.dumps({"version": 1, "note_by_a_tool": ["kept"], "entries": [_entry()]}))
+    history = load_history()
+    history.add(Entry(id="new", kind="install", recipe="tiny-b", env="/e/b"))
+    history.save()
+    data = json.loads(path.read_text())
+    assert data["version"] == 1 and data["note_by_a_tool"] == ["kept"] and len(data["entries"]) == 2
+
+
 def test_at_most_one_entry_is_current_after_loading(isolated_state):
     _write(isolated_state, [_entry(id="a", status="installed", current=True),
                             _entry(id="b", status="installed", current=True)])

@@ -68,3 +68,21 @@ def test_a_rebuild_is_refused_before_anything_is_made(isolated_state):
     assert problem is not None and f"{lock} line 8" in problem and "evilpkg" in problem
     _lock()
     assert saved_list_problem(entry) is None
+
+
+@pytest.mark.parametrize("extra", [f"pkg-c==1.0 \\\n    {HASH}", "pkg_c==1.0", "pkg-a==1.1"])
+def test_a_pin_the_entry_does_not_record_is_refused_before_the_rebuild(isolated_state, tmp_path, extra):
+    """33rd hostile pass (part B) P3: `pkg-c==1.0 --hash=…` (a wheel in the user's own wheelhouse carrying a `.pth`)
+    added to frozen/ID.txt passed the pre-check, was installed by the rebuild (its `.pth` ran as root), and was only
+    found "extra" after the sync. The lock may pin only the entry's own packages: refused by the saved list's check
+    before anything is made, and by the sync's reader."""
+    from wizard.flows.rollback import saved_list_problem
+    from wizard.history.store import Entry
+
+    lock = _lock(extra)
+    with pytest.raises(UserError) as refused:
+        requirements_source(PACKAGES, str(lock), tmp_path)
+    assert f"{lock} line 8" in str(refused.value) and "does not record" in str(refused.value)
+    entry = Entry(id="e1", kind="install", recipe="tiny-a", env="/e", packages=PACKAGES, requirements_file=str(lock))
+    problem = saved_list_problem(entry)
+    assert problem is not None and f"{lock} line 8" in problem and "does not record" in problem

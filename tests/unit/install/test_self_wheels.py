@@ -90,3 +90,52 @@ def test_a_normal_install_is_still_packed(tmp_path):
                       files={"plain/__init__.py": "X = 1\n"})
     name = self_wheels._repack(dist, tmp_path)
     assert "plain/__init__.py" in zipfile.ZipFile(tmp_path / name).namelist()
+
+
+def test_the_copy_the_wizard_imports_is_packed_not_the_first_on_the_path(tmp_path, monkeypatch):
+    """33rd hostile pass (part B) P2: gc-wizard installed with `pip install --target DIR` beside Debian's
+    python3-yaml: `metadata.distribution` gave the system's copy first, and the bundle packed PyYAML 6.0, not the
+    6.0.4 the wizard was installed (and runs) with. The copy whose module is imported is the one packed."""
+    import importlib.util
+
+    first = tmp_path / "system"
+    _installed(first, "twocopies", direct_url=None, files={"twocopies/__init__.py": "WHICH = 'system'\n"})
+    mine = _installed(tmp_path / "target", "twocopies", direct_url=None,
+                      files={"twocopies/__init__.py": "WHICH = 'target'\n"})
+    (first / "twocopies-1.0.dist-info" / "METADATA").write_text("Metadata-Version: 2.1\nName: twocopies\n"
+                                                                 "Version: 0.9\n")
+    monkeypatch.syspath_prepend(str(tmp_path / "target"))
+    monkeypatch.syspath_prepend(str(first))
+    spec = importlib.util.spec_from_file_location("twocopies", tmp_path / "target" / "twocopies" / "__init__.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    monkeypatch.setitem(sys.modules, "twocopies", module)
+    assert metadata.distribution("twocopies").version == "0.9"  # the first on the path: the system's
+    assert self_wheels.installed("twocopies").version == mine.version == "1.0"
+
+
+def test_a_copy_without_its_file_list_is_not_advised_a_pip_reinstall(tmp_path):
+    """A system package (Debian's python3-pygments, an egg-info) lists no RECORD: the advice is a gc-wizard in a venv,
+    never `pip install` over the distribution's package (as root it changes the system's Python)."""
+    site = tmp_path / "site"
+    info = site / "Pygments-2.14.0.egg-info"
+    info.mkdir(parents=True)
+    (info / "PKG-INFO").write_text("Metadata-Version: 2.1\nName: Pygments\nVersion: 2.14.0\n")
+    with pytest.raises(OperationFailed) as raised:
+        self_wheels._repack(metadata.PathDistribution(info), tmp_path)
+    said = str(raised.value)
+    assert "Pygments 2.14.0" in said and "venv" in said and "install it again with pip" not in said
+
+
+def test_pythonpath_folders_go_last_but_the_one_the_wizard_is_installed_in(tmp_path):
+    """`pip install --target DIR` + `PYTHONPATH=DIR`: DIR holds gc-wizard and its dependencies, so it keeps its place
+    (moved behind dist-packages, the system's copies were imported); another PYTHONPATH folder still goes last."""
+    target, other = tmp_path / "target", tmp_path / "other"
+    target.mkdir()
+    other.mkdir()
+    (target / "wizard").symlink_to(REPO / "wizard")
+    code = "import sys, wizard; print(sys.path.index(sys.argv[1]), sys.path.index(sys.argv[2]), len(sys.path))"
+    proc = subprocess.run([sys.executable, "-P", "-c", code, str(target), str(other)], capture_output=True, text=True,
+                          env={**os.environ, "PYTHONPATH": f"{target}{os.pathsep}{other}"}, timeout=60)
+    at_target, at_other, length = map(int, proc.stdout.split())
+    assert at_target == 0 and at_other == length - 1, proc.stdout

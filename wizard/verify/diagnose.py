@@ -981,7 +981,9 @@ def _findings(scanner: Scanner, facts: Facts | None, context: causes.Context | N
         known = facts is not None or context is not None or scanner.gpu_memory is not None
         if index == 0 and hit.entry.symptom and known:
             ctx = causes.Context.merge(context, facts, scanner.gpu_memory)
-            ranked = causes.rank(hit.entry.id, ctx)
+            # Each cause's command as a new shell runs it (walk 33 #4: `gc-wizard verify --env DIR --slurm`).
+            ranked = tuple({key: paths.runnable(value) for key, value in cause.items()}
+                           for cause in causes.rank(hit.entry.id, ctx))
         out.append(_finding(hit, facts, ranked, context, ran, given))
     return out
 
@@ -1604,7 +1606,8 @@ class Stopped:
         if self.again is not None:
             again = f"`{again_line(self.again, paths.wizard_command())}`"
         elif self.recipe and is_recipe_id(self.recipe):  # a log from before the line was written
-            again = with_given_graphcast(f"`gc-wizard install {self.recipe}`", self.given) + " with the same options"
+            again = paths.runnable(with_given_graphcast(f"`gc-wizard install {self.recipe}`", self.given)
+                                   + " with the same options")
         else:
             again = "the same command"
         return (f"nothing in it failed, so there is no cause to look for; to install, run {again} again (in the app, "

@@ -1428,6 +1428,23 @@ def wizard_command() -> str:
     return f"GC_WIZARD_HOME={shlex.quote(home)} {me}" if home else me
 
 
+def runnable(text: str, command: str | None = None) -> str:
+    """`text` with each `gc-wizard …` it quotes in backticks as a new login shell runs it (`command`, else
+    `wizard_command`): the one program name of every hint, Next and fix line built from a sentence.
+
+    Why: walk 33 #4 — the Next lines named `/home/lab/gc-wizard/.venv/bin/gc-wizard`, as README promises, while the
+    stopped log's "run it again", the recipe lists' "diagnose its log", the check's ranked causes and `kernel
+    install`'s notes printed a bare `gc-wizard` the user's shell could not run."""
+    if "`gc-wizard" not in text:
+        return text
+    me = command if command is not None else wizard_command()
+    if me == "gc-wizard":
+        return text
+    import re
+
+    return re.sub(r"`gc-wizard(?=[ `])", lambda _match: f"`{me}", text)
+
+
 def chosen_state_folder() -> str | None:
     """The state folder `GC_WIZARD_HOME` chose, as the absolute path in use (`state_dir`), for every command line
     printed for a new shell (`wizard_command`'s prefix, the "Next:" lines' `export`); None when it is not set.

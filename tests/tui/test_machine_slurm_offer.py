@@ -16,7 +16,7 @@ from wizard.tui.screens.recipe import RecipeScreen
 def login_node(gpu_server, isolated_state, monkeypatch):
     """This node has no GPU; Slurm answers with partitions gpu and cpu (no srun is run: g is not pressed)."""
     gpu_server("no-nvidia")
-    monkeypatch.setattr("wizard.flows.machine.slurm_offer", lambda: ["gpu", "cpu"])
+    monkeypatch.setattr("wizard.flows.machine.slurm_offer", lambda facts: ["gpu", "cpu"] if facts.driver is None else None)
 
 
 def _offer_shown(app) -> bool:

@@ -36,7 +36,7 @@ from wizard.install.activation import compute_activation
 from wizard.install.add_package import add_package_command
 from wizard.install.envs import EnvMarker, env_python, read_marker
 from wizard.outputs import SHARED_MODE, refuse_linked_folders, refuse_swappable, write_output_file
-from wizard.paths import guard_env_python, home_folder
+from wizard.paths import guard_env_python, home_folder, runnable
 from wizard.security import json_text, strip_terminal_escapes
 from wizard.verify.shadow import probe_shadow, shadow_caution
 
@@ -88,16 +88,18 @@ def notebook_cautions(marker: EnvMarker | None, unreachable: str | None | bool =
              "Skip the `!pip uninstall -y shapely` / `!pip install shapely --no-binary shapely` cells too: they "
              "rebuild shapely from source (GEOS headers needed); the pinned shapely wheel works."]
     if isinstance(unreachable, str):
-        lines.append(f"{unreachable} does not answer from here, so the notebook's cells that read its weights, "
-                     "example data and statistics from Google Cloud Storage (gcs_bucket) fail here; `gc-wizard "
-                     "forecast --assets DIR` runs the same forecast from a local copy laid out like the bucket.")
+        lines.append(runnable(f"{unreachable} does not answer from here, so the notebook's cells that read its "
+                              "weights, example data and statistics from Google Cloud Storage (gcs_bucket) fail here; "
+                              "`gc-wizard forecast --assets DIR` runs the same forecast from a local copy laid out "
+                              "like the bucket."))
     elif unreachable is None:
         lines.append("The notebook reads its weights, example data and statistics from Google Cloud Storage "
                      "(gcs_bucket), which answers from here.")
     else:
-        lines.append("The notebook reads its weights, example data and statistics from Google Cloud Storage "
-                     "(gcs_bucket); where storage.googleapis.com cannot be reached, `gc-wizard forecast --assets DIR` "
-                     "runs the same forecast from a local copy laid out like the bucket.")
+        lines.append(runnable("The notebook reads its weights, example data and statistics from Google Cloud "
+                              "Storage (gcs_bucket); where storage.googleapis.com cannot be reached, `gc-wizard "
+                              "forecast --assets DIR` runs the same forecast from a local copy laid out like the "
+                              "bucket."))
     if not (marker.extra or {}).get("notebook"):
         lines.append("This environment lacks the notebook's own imports (google-cloud-storage, ipywidgets): "
                      "install the recipe with --with-notebook (n on the Plan screen) for an environment the "
@@ -196,7 +198,7 @@ def kernel_install(env: str | os.PathLike[str], name: str | None = None, *,
         raise UserError(
             f"{env_path} has no ipykernel, so Jupyter cannot start it; install it there with "
             f"`{add_package_command(env_path, 'ipykernel')}` (the built-in recipes include it), then run "
-            "`gc-wizard kernel install` again."
+            + runnable("`gc-wizard kernel install` again.")
         )
     spec = build_kernelspec(env_path, environ=environ)
     target = folder / "kernel.json"
@@ -234,8 +236,8 @@ def frozen_words(kernel_env: Mapping[str, str]) -> str:
     kernel)."""
     kept = [name for name in ("PATH", "PYTHONPATH", "LD_LIBRARY_PATH") if name in kernel_env]
     names = ", ".join(kept[:-1]) + (" and " if len(kept) > 1 else "") + kept[-1] if kept else "the search paths"
-    return (f"kernel.json keeps {names} as they are now: a later change in your shell's start-up files does not "
-            "reach the kernel; run `gc-wizard kernel install` again to refresh it.")
+    return runnable(f"kernel.json keeps {names} as they are now: a later change in your shell's start-up files does "
+                    "not reach the kernel; run `gc-wizard kernel install` again to refresh it.")
 
 
 def kernel_list(environ: Mapping[str, str] | None = None) -> dict[str, Any]:

@@ -3,8 +3,8 @@ an environment without running it.
 
 Works on any log — a notebook cell's output, a job's stderr, the wizard's own verify log — not only
 the wizard's, and of any size (it is streamed). Exit 1 when something is found (the run it came from
-failed, the log shows a failure nothing known explains, or the run was stopped), 0 for a clean log, 2 when the file cannot be
-read. Detection runs only when a finding could use it (to name the LD_LIBRARY_PATH folder that shadows
+failed, or the log shows a failure nothing known explains), 0 for a clean log and for a stopped run (nothing in it
+failed; the text says it was stopped and how to go again), 2 when the file cannot be read. Detection runs only when a finding could use it (to name the LD_LIBRARY_PATH folder that shadows
 cuDNN, the GPU recipe that fits the driver, or to rank the causes of a symptom), and its failure never
 stops the diagnosis. `--env DIR` reads an environment from disk (wizard/verify/inspect_env.py); with a
 log as well, what it finds ranks the causes of a symptom-only log.

@@ -31,6 +31,7 @@ from wizard.flows.history import (
 from wizard.flows.rollback import can_go_back, remove, rollback
 from wizard.paths import wizard_command
 from wizard.security import one_line
+from wizard.wrap import hanging
 
 #: rollback's `--slurm`: where its GraphCast check runs, and what it does without it (walk 28 #9).
 ROLLBACK_SLURM_HELP = ("run the GraphCast check on a GPU node through srun (the cluster's default partition, or "
@@ -114,7 +115,9 @@ def run_rollback(args: argparse.Namespace) -> int:
     out = sys.stderr if args.json else sys.stdout
 
     def ask(lines: list[str]) -> bool:
-        for line in lines:
+        # Laid out by the core's wrap, each row under its value ("target : …"), not cut at the terminal's edge
+        # mid-word ("· insta" / "lled", walk 33 #5).
+        for line in hanging(lines, width()):
             out.write(line + "\n")
         out.flush()
         # Ctrl-C, SIGTERM and SIGHUP raise in this thread (wizard.commands.guard): the rollback records

@@ -20,7 +20,7 @@ from wizard.children import stop_all
 from wizard.commands import guard, options
 from wizard.commands.cluster_options import job_reporter, where_line
 from wizard.commands.options import install_options
-from wizard.commands.output import ask_line, emit_json, warn
+from wizard.commands.output import ask_line, emit_json, warn, width, wrapped
 from wizard.errors import (
     UserError,
     WizardError,
@@ -65,13 +65,20 @@ class TerminalEvents(InstallEvents):
         self.out.write(redact_secrets(text, keep_user=True) + "\n")
         self.out.flush()
 
+    def _prose(self, text: str, indent: str = "    ") -> None:
+        """The wizard's own sentence, wrapped between words to the terminal (`output.wrapped`, the core's one wrap).
+        Why: walk 33 #5 — written as one line, the terminal cut it at column 80 mid-word ("nothing is s" / "tuck.").
+        The installer's own lines (`line`) stay as it printed them, for the log and for copying."""
+        for row in wrapped(text, width(), indent):
+            self._say(row)
+
     def announce(self, plan) -> None:
         """The plan about to run (the one `gc-wizard plan` prints for the same options), once nothing refused it."""
         self._say(f"==> Installing {plan.recipe.id} into {plan.env_dir} ({plan.installer}, {plan.mode} environment)")
         if plan.unchecked:  # walk 26 #9: a kept, unchecked install of this recipe that a check could make usable
-            self._say(f"    ! {plan.unchecked}")
+            self._prose(f"! {plan.unchecked}", "    ")
         for note in plan.notes:
-            self._say(f"    note: {note}")
+            self._prose(f"note: {note}", "    ")
 
     def step_started(self, step) -> None:
         self._say(f"==> {step.title}")
@@ -84,7 +91,7 @@ class TerminalEvents(InstallEvents):
         self._say(f"    {text}")
         quiet = quiet_stretch_words(text)
         if quiet:
-            self._say(f"    ({quiet})")
+            self._prose(f"({quiet})")
 
     def step_finished(self, step, result) -> None:
         # Walk 28 #13: "[stopped in 5.9 s]" read as how long stopping took; it is how long the step had run.
@@ -111,13 +118,13 @@ class TerminalEvents(InstallEvents):
         extra = f", {count:,} parameters" if count else ""
         if tier.status in ("skipped", "not_run") and tier.reason:
             extra += f"; {tier.reason}"
-        self._say(f"    {tier.name}: {mark} ({tier.seconds or 0:.1f} s{extra})")
+        self._prose(f"{tier.name}: {mark} ({tier.seconds or 0:.1f} s{extra})")
 
     def verify_tier_start(self, words: str) -> None:
-        self._say(f"    {words}")
+        self._prose(words)
 
     def message(self, text: str) -> None:
-        self._say(f"    {text}")
+        self._prose(text)
 
 
 def _ask(text: str, asking: threading.Event) -> str | None:
@@ -244,8 +251,9 @@ def run(args: argparse.Namespace) -> int:
         emit_json({**result.to_dict(), "exit": code})
     elif result.ok:
         node = result.verify.node if result.verify is not None else None
-        print(f"\n{result.status.capitalize()}: {result.recipe} in {result.env} ({result.seconds:.0f} s)"
-              + (f", checked on node {node} through srun" if node else "") + "; it is now the current environment.")
+        done = (f"{result.status.capitalize()}: {result.recipe} in {result.env} ({result.seconds:.0f} s)"
+                + (f", checked on node {node} through srun" if node else "") + "; it is now the current environment.")
+        print("\n" + "\n".join(wrapped(done, width())))  # between words, not at the terminal's edge (walk 33 #5)
         print("\n".join(next_lines(result, unreachable=reach.host() if reach is not None else None)))
         print(f"Log: {result.log}")
     else:
@@ -260,7 +268,8 @@ def run(args: argparse.Namespace) -> int:
             after = f"The unfinished environment was removed. {untouched}"
         if result.cancelled:
             said = stop_words(stop_signal(cancel))
-            print(f"\n{said[:1].upper()}{said[1:]}. {after}\nLog: {result.log}", file=sys.stderr)
+            stopped = "\n".join(wrapped(f"{said[:1].upper()}{said[1:]}. {after}", width()))
+            print(f"\n{stopped}\nLog: {result.log}", file=sys.stderr)
         else:
             ran = check_ran_words(result.verify)  # which node and job the check failed on (walk 28 #7)
             print(f"\nInstall failed: {result.error}\n" + (f"{ran}\n" if ran else "") + after, file=sys.stderr)

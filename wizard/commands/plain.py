@@ -52,8 +52,8 @@ def run(args: argparse.Namespace) -> int:
     facts = surveyed.facts
     if target is not None:
         say(where_line(facts) or "")
-    elif facts.driver is None:
-        found = slurm_offer()
+    else:
+        found = slurm_offer(facts)
         if found:
             say(f"This node has no GPU, but Slurm is here (partitions: {', '.join(found[:5])}): run "
                 "`gc-wizard --slurm` to detect on a GPU node through srun.")

@@ -74,3 +74,27 @@ def gpu_request_flag(partition: str | None) -> str | None:
         return None
     shown = _ask(["scontrol", "show", "partition", name]) or ""
     return "--gpus=1" if "gres/gpu" in shown else "--gres=gpu:1"
+
+
+def no_gpu_here(facts) -> bool:
+    """Whether detection found no GPU on this node: no working driver and no device (the facts' own words)."""
+    return facts.driver is None and not facts.gpus
+
+
+def gpu_node_offer(facts=None) -> list[str] | None:
+    """Slurm's partitions where this node has no GPU and Slurm answers (a cluster's login node), else None.
+
+    Why one test: walk 33 #1 — the first screen asked detection ("no driver") and sinfo, while a failed check
+    asked only for `/dev/nvidia*` and an `srun` on PATH, so on a GPU server with Slurm's client programs but no
+    cluster the check ranked "a login node with no GPU, and Slurm is here" first while the first screen had shown
+    two GPUs. The first screen, the plain walk-through and the check's findings all ask this. `facts`: detection's
+    facts for this node; read here (deferred: only a machine with srun pays for it) when the caller has none."""
+    if which("srun") is None:
+        return None
+    if facts is None:
+        from wizard.detect.chain import detect  # deferred: only a node with Slurm's srun asks
+
+        facts = detect()
+    if not no_gpu_here(facts):
+        return None
+    return partitions() or None

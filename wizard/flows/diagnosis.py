@@ -61,9 +61,10 @@ class LogDiagnosis:
 
     @property
     def found(self) -> bool:
-        """Whether the log shows a run that did not finish well: a finding, an unrecognised failure, or a stop (exit 1,
-        docs/interface.md: a stopped run is no clean bill either)."""
-        return bool(self.findings) or self.unknown is not None or self.stopped is not None
+        """Whether the log shows a failure: a finding or an unrecognised one (exit 1, docs/interface.md). A stopped run
+        is not one: nothing in it failed, and its own words say it was stopped (`Stopped`), so it is exit 0 like the
+        user's own Ctrl-C it records (walk 33 #3: exit 1 beside "nothing in it failed" read as a failure)."""
+        return bool(self.findings) or self.unknown is not None
 
     def lines(self, width: int) -> list[str]:
         """The findings in the words `diagnose` prints (and the app shows)."""
@@ -104,7 +105,7 @@ def judge(scan, tail: str, said: str, limit: UnpackLimit, context=None, name: st
     read; an empty log, or one read only in part with nothing found, is a UserError naming it (never a clean bill)."""
     findings = findings_for(scan, context=context)
     unknown = unrecognised(tail) if not findings else None
-    stopped = (stopped_run(tail, next(iter(scan.named_recipes), None), scan.graphcast_given)
+    stopped = (stopped_run(tail, next(iter(scan.named_recipes), None), scan.graphcast_given, scan.again)
                if not findings and unknown is None else None)
     # What was not read: a packing's bound or break, and the middles of overlong lines (24th hostile pass (part A) P2).
     partial = "; and ".join(part for part in (limit.partial, scan.cuts.sentence(said)) if part) or None

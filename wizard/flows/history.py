@@ -227,7 +227,8 @@ def failed_check_words(entry) -> str:
     where = f"at {TIER_TITLES.get(check.failed_tier, check.failed_tier)}" if check.failed_tier else ""
     cause = ": ".join(part for part in (where, why) if part)
     log = check.log or entry.log
-    diagnose = f"`gc-wizard diagnose {shlex.quote(log)}`" if log else "`gc-wizard diagnose LOG`"
+    me = paths.wizard_command()  # walk 33 #4: the program a new shell runs, as the Next lines name it
+    diagnose = f"`{me} diagnose {shlex.quote(log)}`" if log else f"`{me} diagnose LOG`"
     return (f"Your last install of it failed its GraphCast check{node}{f' ({cause})' if cause else ''}, history "
             f"{entry.id}. Installing it again will likely fail the same way: {diagnose} names the cause and its fix "
             "(in the app: History, d).")

@@ -10,6 +10,10 @@ import shlex
 from pathlib import Path
 
 from wizard.install.bundle import WHEELS as BUNDLE_WHEELS
+from wizard.install.choices import DEFAULT_INSTALLER
+from wizard.install.options import InstallOptions
+from wizard.install.plan import Plan
+from wizard.paths import builtin_recipes_dir, user_recipes_dir
 
 
 def install_line(command: str, recipe_id: str, *, recipes_dir: str | None = None, env: str | None = None,
@@ -42,3 +46,29 @@ def install_line(command: str, recipe_id: str, *, recipes_dir: str | None = None
         line += "".join(f" --find-links {shlex.quote(link)}" for link in find_links)
         line += " --offline" if offline else ""
     return line + (slurm.flags() if slurm is not None else "")
+
+
+def install_command(plan: Plan, command: str, slurm=None, given: InstallOptions | None = None) -> str:
+    """The `install` line that runs exactly this plan: the folder, sources, lock or bundle and Slurm target it was made
+    with, and the choices `given` to `plan` (installer, Python, notebook packages, alternative source).
+
+    Why `given`: the line dropped `--installer pip`, `--python`, `--with-notebook` and a new `--env` folder, so pasting
+    it installed something else than the plan shown (walk 22 #1: uv instead of pip, another folder, no notebook)."""
+    recipe = plan.recipe
+    folder = Path(recipe.path).parent
+    return install_line(
+        command, recipe.id,
+        # A recipe from --recipes-dir: the pasted line found no such recipe without it (twelfth hostile pass #58).
+        recipes_dir=str(folder) if folder not in (builtin_recipes_dir(), user_recipes_dir()) else None,
+        env=str(plan.env_dir) if plan.mode == "in-place" or (given is not None and given.env) else None,
+        # a chosen uv is written out where uv is not what the plan would pick (walk 27 #2: pip's default there)
+        installer=plan.installer if given is not None and given.installer is not None and (
+            given.installer != DEFAULT_INSTALLER or plan.installer_caution() is not None) else None,
+        python=given.python if given is not None else None,
+        alternative=given.alternative if given is not None else None,
+        with_notebook=bool(given is not None and given.with_notebook),
+        allow_extra_packages=bool(given is not None and given.allow_extra_packages),
+        bundle=plan.bundle, lock=plan.lock,
+        graphcast_src=plan.graphcast_src if plan.graphcast_src != recipe.graphcast.source else None,
+        find_links=[str(link) for link in plan.find_links if link not in recipe.find_links],
+        offline=plan.offline, slurm=slurm)

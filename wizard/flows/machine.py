@@ -35,12 +35,13 @@ def preflight(facts: Facts) -> list[ModelFit]:
     return assess(facts)
 
 
-def slurm_offer() -> list[str] | None:
-    """Slurm's partitions when srun is here (to offer detection on a GPU node), else None."""
+def slurm_offer(facts: Facts) -> list[str] | None:
+    """Slurm's partitions where this node has no GPU and Slurm answers (to offer detection on a GPU node), else
+    None: `detect.slurm_cluster.gpu_node_offer`, the same test a failed check's findings use (walk 33 #1)."""
     # Deferred for start-up time: only a machine without a GPU asks Slurm (module docstring).
-    from wizard.detect.slurm import partitions, srun_on_path
+    from wizard.detect.slurm_cluster import gpu_node_offer
 
-    return partitions() if srun_on_path() else None
+    return gpu_node_offer(facts)
 
 
 def slurm_partitions() -> list[str]:

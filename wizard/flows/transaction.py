@@ -49,6 +49,7 @@ from wizard.errors import (
     stop_words,
 )
 from wizard.flows.check_place import record_slurm
+from wizard.flows.install_line import install_command
 from wizard.flows.results import InstallResult, kept_unchecked, untouched_words, what_was_undone
 from wizard.full_disk import no_room_advice
 from wizard.history.store import Entry, History, load_history, now, other_state_refusal
@@ -92,7 +93,7 @@ from wizard.tree_walk import remove_tree
 from wizard.uv_tool import uv_bin
 from wizard.venv_config import python_version
 from wizard.verify.check import verify_env
-from wizard.verify.diagnose import STOP_NOTE
+from wizard.verify.diagnose import AGAIN_NOTE, STOP_NOTE
 
 if TYPE_CHECKING:
     from wizard.verify.check import VerifyResult
@@ -321,6 +322,9 @@ class _Transaction:
         # The local source is named so a diagnosis of this log gives it again (`verify.diagnose.LOG_GRAPHCAST_GIVEN`).
         _note(self.log, f"{installing_words(self.plan)}; GraphCast v{self.recipe.graphcast.version}"
                         + (f" from {given}" if given else ""))
+        # Then how to run it again, every option it took, by the plan's one builder: `diagnose` on a stopped run's log
+        # gives this line back (walk 33 #3: its own line dropped `--alternative`, so pasted it was refused).
+        _note(self.log, AGAIN_NOTE + install_command(self.plan, "gc-wizard", self.options.slurm, self.options))
         if self.plan.mode == "in-place":
             # Before anything changes: what is there now, so it can be restored exactly.
             previous = envs.read_marker(self.env)

@@ -346,13 +346,14 @@ def _env_context(env: Path, child_env: dict[str, str]):
         return None
 
 
-def _login_node() -> bool:
-    """Whether this machine looks like a cluster's login node: no NVIDIA device file, and Slurm's srun on PATH.
+def _login_node(facts: Facts | None) -> bool:
+    """Whether this machine is a cluster's login node: detection finds no GPU here and Slurm answers.
     Walk 24 #3: a GPU check pasted without `--slurm` ran here and failed with `no_cuda_device`, whose causes never
-    said "add --slurm" although the app on the same machine said "This node has no GPU, but Slurm is here"."""
-    from wizard.detect.slurm import srun_on_path  # deferred: only a failed check asks
+    said "add --slurm" although the app on the same machine said "This node has no GPU, but Slurm is here". Walk 33
+    #1: the same test as that first screen's (`gpu_node_offer`), not an `srun` on PATH beside two detected GPUs."""
+    from wizard.detect.slurm_cluster import gpu_node_offer  # deferred: only a failed check asks
 
-    return srun_on_path() and not any(Path("/dev").glob("nvidia[0-9]*"))
+    return gpu_node_offer(facts) is not None
 
 
 def _fallback_finding(tier: Tier | None, log: Path, timed_out: bool, timeout: float) -> Finding:
@@ -589,7 +590,7 @@ def _findings(stream: ProbeStream, tiers: list[Tier], run: ProbeRun, *, facts: F
               removed: Sequence[Mapping[str, str]] = ()) -> list[Finding]:
     """Known failures in what the probe printed; else srun's own words; else a plain "it failed"."""
     context = _env_context(env, child_env)
-    if not launcher and _login_node():
+    if not launcher and _login_node(facts):
         context = replace(context or Context(), slurm_login_node=True)
     findings = diagnose_text(_failure_text(stream, tiers), facts, context=context)
     if launcher and not stream.started:

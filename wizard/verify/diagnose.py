@@ -16,6 +16,7 @@ import collections
 import functools
 import os
 import re
+import shlex
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -575,6 +576,8 @@ class Scanner:
         fix names (walk 25 #2/#3)."""
         self.graphcast_given: tuple[str, str] | None = None
         """(GraphCast version, local source) the log's first line says the install took (`LOG_GRAPHCAST_GIVEN`)."""
+        self.again: tuple[str, ...] | None = None
+        """The words of the `gc-wizard install …` line the install wrote to run it again (`AGAIN_NOTE`, `again_words`)."""
         self.after_fallback: tuple[int, str] | None = None
         """The last raised exception's (position, line) once a JAX CPU-fallback warning may have been printed: the
         failure a run that outlived the warning met (`fallback`, `_outlived_fallback`)."""
@@ -627,6 +630,9 @@ class Scanner:
         if self.graphcast_given is None and "; GraphCast v" in text:
             found = LOG_GRAPHCAST_GIVEN.search(text)
             self.graphcast_given = (found.group("version"), found.group("src").rstrip()) if found else None
+        if self.again is None and AGAIN_NOTE in text:
+            found = _AGAIN_NOTE.search(text)
+            self.again = again_words(found.group("line")) if found else None
         if "Memory usage:" in text:
             for match in _MEMORY_USAGE.finditer(text):
                 self.gpu_memory = (int(match.group(1)), int(match.group(2)))
@@ -975,7 +981,9 @@ def _findings(scanner: Scanner, facts: Facts | None, context: causes.Context | N
         known = facts is not None or context is not None or scanner.gpu_memory is not None
         if index == 0 and hit.entry.symptom and known:
             ctx = causes.Context.merge(context, facts, scanner.gpu_memory)
-            ranked = causes.rank(hit.entry.id, ctx)
+            # Each cause's command as a new shell runs it (walk 33 #4: `gc-wizard verify --env DIR --slurm`).
+            ranked = tuple({key: paths.runnable(value) for key, value in cause.items()}
+                           for cause in causes.rank(hit.entry.id, ctx))
         out.append(_finding(hit, facts, ranked, context, ran, given))
     return out
 
@@ -1536,6 +1544,40 @@ def unrecognised(text: str) -> Unrecognised | None:
         "whoever maintains the server or this tool; `gc-wizard verify` reruns the checks step by step.")
 
 
+#: The line an install's log holds after its first: the `install` line that runs the same install again, with every
+#: option it took (`flows.transaction`'s note, by the plan's one builder `describe_plan.install_command`).
+AGAIN_NOTE = "to run this install again: "
+_AGAIN_NOTE = re.compile(r"^\[gc-wizard\] " + re.escape(AGAIN_NOTE) + r"(?P<line>gc-wizard install [^\n]+)$", re.MULTILINE)
+#: The options an install line may name (`flows.install_line.install_line`, `SlurmTarget.flags`): a logged line with any
+#: other is not one the wizard wrote, and is not offered.
+_AGAIN_OPTIONS = frozenset({"--recipes-dir", "--env", "--installer", "--python", "--alternative", "--with-notebook",
+                            "--allow-extra-packages", "--bundle", "--find-links", "--lock", "--graphcast-src",
+                            "--offline", "--slurm", "--srun-arg", "--slurm-wait"})
+
+
+def again_words(line: str) -> tuple[str, ...] | None:
+    """The words of a logged "run this install again" line (`gc-wizard install RECIPE --option value …`), or None when
+    it is not one the wizard writes. A log is untrusted (31st hostile pass (part A) P3): only a recipe id and the
+    install line's own options pass, and the words are quoted again when shown (`again_line`)."""
+    try:
+        words = shlex.split(line)
+    except ValueError:
+        return None
+    if len(words) < 3 or words[:2] != ["gc-wizard", "install"] or not is_recipe_id(words[2]):
+        return None
+    for word in words[3:]:
+        if word.startswith("-") and word.split("=", 1)[0] not in _AGAIN_OPTIONS:
+            return None
+        if any(c in word for c in "\n\r\0`"):
+            return None
+    return tuple(words)
+
+
+def again_line(words: tuple[str, ...], command: str) -> str:
+    """`again_words` as a line to paste, with `command` (`paths.wizard_command`) for its program."""
+    return f"{command} {shlex.join(words[1:])}"
+
+
 #: The line an install's log ends with when it was stopped (`flows.transaction`'s note, `STOP_NOTE` + the stop's words).
 STOP_NOTE = "the run was stopped: "
 _STOP_NOTE = re.compile(r"^\[gc-wizard\] " + re.escape(STOP_NOTE) + r"(?P<why>[^\n]+)$", re.MULTILINE)
@@ -1554,11 +1596,20 @@ class Stopped:
     """(GraphCast version, local source) the run named on its log's first line: the line to go again carries it (walk
     29 N3: "run `gc-wizard install RECIPE` with the same options", without the `--graphcast-src` it needed)."""
 
+    again: tuple[str, ...] | None = None
+    """The words of the install line the run wrote to go again (`LogScanner.again`): every option it took (walk 33 #3:
+    the line named `--graphcast-src` but not `--alternative pypi-plugin`, so pasted it was refused)."""
+
     @property
     def next_step(self) -> str:
         # The recipe as the log named it, only in a recipe id's shape: a log is untrusted (31st hostile pass (part A) P3).
-        again = (with_given_graphcast(f"`gc-wizard install {self.recipe}`", self.given) + " with the same options"
-                 if self.recipe and is_recipe_id(self.recipe) else "the same command")
+        if self.again is not None:
+            again = f"`{again_line(self.again, paths.wizard_command())}`"
+        elif self.recipe and is_recipe_id(self.recipe):  # a log from before the line was written
+            again = paths.runnable(with_given_graphcast(f"`gc-wizard install {self.recipe}`", self.given)
+                                   + " with the same options")
+        else:
+            again = "the same command"
         return (f"nothing in it failed, so there is no cause to look for; to install, run {again} again (in the app, "
                 "p on the Not-done screen goes again with the same settings). A run that failed after that has its own "
                 "log to diagnose.")
@@ -1567,10 +1618,12 @@ class Stopped:
         return {"id": "stopped", "step": self.step, "by": self.why, "next": self.next_step}
 
 
-def stopped_run(text: str, recipe: str | None = None, given: tuple[str, str] | None = None) -> Stopped | None:
+def stopped_run(text: str, recipe: str | None = None, given: tuple[str, str] | None = None,
+                again: tuple[str, ...] | None = None) -> Stopped | None:
     """For a log with no finding and no unrecognised failure: the stop it ends with (the wizard's note, or its last
     step's `FAILED (cancelled)`), where, and why; None for a log that was not stopped. `recipe`: the one it installed;
-    `given`: the (version, local GraphCast source) its first line named (`LogScanner.graphcast_given`)."""
+    `given`: the (version, local GraphCast source) its first line named (`LogScanner.graphcast_given`); `again`: the
+    install line it wrote to go again (`LogScanner.again`)."""
     raw = strip_terminal_escapes(text, keep_controls=True).replace("\r\n", "\n").replace("\r", "\n")
     notes = list(_STOP_NOTE.finditer(raw))
     failed_steps = _STEP_FAILED.findall(raw)
@@ -1583,7 +1636,7 @@ def stopped_run(text: str, recipe: str | None = None, given: tuple[str, str] | N
         titles = {m.group("step"): m.group("title").strip() for m in _STEP_HEADER.finditer(raw)}
         step = f"the install step {name}" + (f" ({titles[name]})" if name in titles else "")
     why = notes[-1].group("why").strip() if notes else "by you (Ctrl-C, or the app's stop) or by a signal"
-    return Stopped(step=step, why=_shorten(why), recipe=recipe, given=given)
+    return Stopped(step=step, why=_shorten(why), recipe=recipe, given=given, again=again)
 
 
 def uses_facts(findings: list[Finding], known_failures: tuple[KnownFailure, ...] | None = None) -> bool:

@@ -417,19 +417,46 @@ def test_capped_blocks_cut_only_overlong_lines_to_their_ends_across_block_edges(
         assert ("".join(diagnose.capped_blocks(io.StringIO(text), cuts)), cuts.count) == expected(text), repr(text)
 
 
+def _program(folder: Path, name: str, body: str) -> None:
+    path = folder / name
+    path.write_text(f"#!/bin/sh\n{body}\n")
+    path.chmod(0o755)
+
+
 def test_no_cuda_device_on_a_login_node_where_slurm_answers_says_add_slurm_first(tmp_path, monkeypatch):
     """Walk 24 #3: `verify --env GPU_ENV` pasted without `--slurm` ran on the login node and failed with
     no_cuda_device, whose causes named CUDA_VISIBLE_DEVICES, exclusive mode and WSL, never the node it ran on."""
+    from tests.fixtures.facts import facts_with
     from wizard.verify import check
     from wizard.verify.causes import Context, rank
 
-    assert not list(Path("/dev").glob("nvidia[0-9]*")), "this test needs a machine without an NVIDIA device"
     monkeypatch.setenv("PATH", str(tmp_path))
-    assert not check._login_node()  # no srun: not a cluster
-    srun = tmp_path / "srun"
-    srun.write_text("#!/bin/sh\nexit 0\n")
-    srun.chmod(0o755)
-    assert check._login_node()
+    no_gpu = facts_with((), 64)
+    assert not check._login_node(no_gpu)  # no srun: not a cluster
+    _program(tmp_path, "srun", "exit 0")
+    _program(tmp_path, "sinfo", "echo 'gpu*'")
+    assert check._login_node(no_gpu)
     first = rank("no_cuda_device", Context(driver_present=True, slurm_login_node=True))[0]
     assert first["id"] == "slurm_login_node" and "--slurm" in first["why"]
     assert "slurm_login_node" not in [c["id"] for c in rank("no_cuda_device", Context(driver_present=True))]
+
+
+def test_a_login_node_needs_what_detection_says_no_gpu_and_a_slurm_that_answers(tmp_path, monkeypatch):
+    """Walk 33 #1: on a GPU server with Slurm's client programs but no cluster (`srun` on PATH, sinfo failing), with
+    two GPUs detected, a failed check ranked "a login node with no GPU, and Slurm is here" first. The check, the
+    first screen and the plain walk-through ask the one test (`gpu_node_offer`): detection's facts and sinfo."""
+    from tests.fixtures.facts import facts_with
+    from wizard.detect import slurm_cluster
+    from wizard.flows.machine import slurm_offer
+    from wizard.verify import check
+
+    monkeypatch.setenv("PATH", str(tmp_path))
+    _program(tmp_path, "srun", "exit 0")
+    _program(tmp_path, "sinfo", "echo 'slurm_load_partitions: Unable to contact slurm controller' >&2; exit 1")
+    two_gpus, no_gpu = facts_with((81920, 81920), 64), facts_with((), 64)
+    assert not check._login_node(no_gpu) and slurm_offer(no_gpu) is None  # Slurm does not answer: no cluster
+    _program(tmp_path, "sinfo", "echo 'gpu*'")
+    assert not check._login_node(two_gpus) and slurm_offer(two_gpus) is None  # GPUs here: not a login node
+    assert check._login_node(no_gpu) and slurm_offer(no_gpu) == ["gpu"]
+    monkeypatch.setattr("wizard.detect.chain.detect", lambda: two_gpus)  # no facts given: detection is asked
+    assert slurm_cluster.gpu_node_offer() is None

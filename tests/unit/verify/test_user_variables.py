@@ -41,7 +41,7 @@ def test_verify_names_the_variable_before_its_plain_failure(monkeypatch, tmp_pat
     """The check's own findings (`check._findings`): the variable first, "matches no known failure" after it, the
     way to the log; a known cause keeps its place, with the variable as a note only where the failure names it."""
     monkeypatch.setenv("JAX_NUMPY_RANK_PROMOTION", "raise")
-    monkeypatch.setattr(check, "_login_node", lambda: False)
+    monkeypatch.setattr(check, "_login_node", lambda facts: False)
     tiers = [Tier("jax_import", "passed"), Tier("backend", "passed"), Tier("cudnn_op", "skipped"),
              Tier("graphcast_jit_init", "failed", error={"type": "ValueError", "message": RANK.split(": ", 1)[1]})]
     stream = ProbeStream(started=True)

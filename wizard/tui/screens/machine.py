@@ -120,8 +120,8 @@ class MachineScreen(Screen[str]):
                 facts = machine_facts(slurm, cancel=stop,
                                       on_state=lambda state: self.post_message(JobStateChanged(state)))
             found = survey(self.recipes_dirs, facts=facts, local=True)
-            if self.slurm is None and found.facts.driver is None:
-                self.partitions = slurm_offer()
+            if self.slurm is None:
+                self.partitions = slurm_offer(found.facts)
         except RecipesUnreadable as exc:  # a bad recipe file or --recipes-dir: its one sentence names it
             self.post_message(FactsReady(None, [], error=problem_text("load the recipes", exc), token=stop))
             return

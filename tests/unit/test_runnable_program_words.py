@@ -1,0 +1,59 @@
+"""Every hint line built from a sentence names the program a new login shell runs (`paths.runnable`, by
+`paths.wizard_command`, the helper the Next lines use), never a bare `gc-wizard` that shell cannot find.
+
+Walk 33 #4: the Next lines said `/home/lab/gc-wizard/.venv/bin/gc-wizard`, as README promises, while the stopped log's
+"run it again", the recipe lists' "diagnose its log", the failed check's ranked causes and `kernel install`'s notes
+said `gc-wizard`, which lab's shell could not run."""
+
+from __future__ import annotations
+
+from types import SimpleNamespace
+
+import pytest
+
+from wizard import paths
+
+ME = "/home/lab/gc-wizard/.venv/bin/gc-wizard"
+
+
+@pytest.fixture
+def program(monkeypatch):
+    monkeypatch.setattr(paths, "wizard_command", lambda: ME)
+
+
+def test_runnable_names_the_program_in_every_quoted_command_only(program):
+    text = "run `gc-wizard install x --y` again; `gc-wizard` alone; gc-wizard-env and `gc-wizard-kernel` stay"
+    assert paths.runnable(text) == (f"run `{ME} install x --y` again; `{ME}` alone; gc-wizard-env and "
+                                    "`gc-wizard-kernel` stay")
+    assert paths.runnable("`gc-wizard verify`", "gc-wizard") == "`gc-wizard verify`"
+
+
+def test_the_failed_check_line_names_diagnose_by_the_program(program):
+    from wizard.flows.history import failed_check_words
+
+    check = SimpleNamespace(node=None, finding_details=({"title": "CUDA found no usable GPU"},), findings=(),
+                            failed_tier="backend", log="/tmp/install-1.log")
+    words = failed_check_words(SimpleNamespace(verify=check, log=None, id="20261129-004501-9d5f"))
+    assert f"`{ME} diagnose /tmp/install-1.log` names the cause" in words and "`gc-wizard" not in words
+
+
+def test_the_ranked_causes_and_the_stopped_line_name_the_program(program):
+    from wizard.verify.causes import Context
+    from wizard.verify.diagnose import Stopped, diagnose_text
+
+    (found, *_) = diagnose_text("RuntimeError: no CUDA-capable device is detected",
+                                context=Context(driver_present=True, slurm_login_node=True))
+    assert f"`{ME} verify --env DIR --slurm`" in found.explanation and "`gc-wizard" not in found.explanation
+    assert all("`gc-wizard" not in value for cause in found.causes for value in cause.values())
+    said = Stopped(step=None, why="cancelled", recipe="jax0.4.23-cpu").next_step
+    assert f"`{ME} install jax0.4.23-cpu` with the same options" in said
+
+
+def test_the_kernel_notes_name_the_program(program):
+    from wizard.after.kernel import frozen_words, notebook_cautions
+
+    assert f"`{ME} kernel install` again" in frozen_words({"PATH": "/usr/bin"})
+    marker = SimpleNamespace(extra={"notebook": True, "graphcast_version": "0.1.1"})
+    for unreachable in ("storage.googleapis.com", True):
+        notes = " ".join(notebook_cautions(marker, unreachable))
+        assert f"`{ME} forecast --assets DIR`" in notes and "`gc-wizard" not in notes, notes

@@ -51,6 +51,8 @@ def _is_full(folder: Path) -> bool:
         info = os.statvfs(folder)
     except OSError:
         return False
+    if not info.f_blocks:  # no disk at all (/proc, /sys: `paths.pseudo_words`), never the full one
+        return False
     return info.f_bavail * info.f_frsize < ROOM or out_of_files(folder)
 
 

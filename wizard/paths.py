@@ -17,7 +17,7 @@ from pathlib import Path
 from wizard.children import program_risk, run_capture
 from wizard.errors import OperationFailed, UserError
 from wizard.patterns import LazyPattern
-from wizard.security import ACL_ACCESS, make_folders, strip_acls
+from wizard.security import ACL_ACCESS, known_home, make_folders, strip_acls
 
 
 def state_dir() -> Path:
@@ -30,22 +30,35 @@ def state_dir() -> Path:
         return Path(os.path.abspath(Path(explicit).expanduser()))
     data_home = os.environ.get("XDG_DATA_HOME", "")
     if not os.path.isabs(os.path.expanduser(data_home)):
-        problem = home_problem(os.environ, "the state folder", "GC_WIZARD_HOME=DIR")
-        if problem:
-            raise UserError(problem)
-        data_home = str(Path.home() / ".local" / "share")
+        data_home = str(home_folder("the state folder", "GC_WIZARD_HOME=DIR") / ".local" / "share")
     return Path(data_home).expanduser() / "gc-wizard"
+
+
+def home_folder(what: str, other_fix: str, environ: Mapping[str, str] | None = None) -> Path:
+    """The user's home folder (`security.known_home`), for `what` to be put under; UserError (exit 2) with
+    `home_problem`'s sentence when there is none to use."""
+    environ = os.environ if environ is None else environ
+    problem = home_problem(environ, what, other_fix)
+    home = known_home(environ)
+    if problem or home is None:
+        raise UserError(problem or f"there is no home folder for {what}; set HOME to a folder of yours or {other_fix}.")
+    return home
 
 
 def home_problem(environ: Mapping[str, str], what: str, other_fix: str) -> str | None:
     """The refusal for a `HOME` that is set but empty or relative, when `what` (the state folder, an installer's cache)
-    would be put under it; None when HOME is absolute or unset (then the password database's home is used, as
-    Python's `expanduser` does).
+    would be put under it, or unset on an account the password database does not know (then there is no home at all:
+    32nd hostile pass (part A) P2); None when HOME is absolute, or unset and the password database's home is used, as
+    Python's `expanduser` does.
 
     Why: the XDG rule — a relative value is invalid — was applied to XDG_DATA_HOME but not to HOME, so `HOME=` put the
     state at `/.local/share/gc-wizard` (as root, at the root of the file system) and uv's cache at `/.cache/uv`, and
     `HOME=rel` under whatever folder the command ran in, where no later run looks (28th hostile pass (part A) P4)."""
     home = environ.get("HOME")
+    if home is None and known_home(environ) is None:
+        return (f"HOME is not set and this account (uid {os.getuid()}) has no entry in the password database, so "
+                f"there is no home folder for {what}; set HOME to a folder of yours (export HOME=/home/$USER) or "
+                f"{other_fix}. Nothing was changed.")
     if home is None or os.path.isabs(home):
         return None
     shown = "empty" if not home else f"{ascii(home) if not home.isprintable() else home!r}, a relative path"
@@ -82,7 +95,36 @@ def _creatable(folder: Path) -> Path | None:
         probe = probe.parent
     if not os.path.isdir(probe):
         return None
-    return None if os.access(probe, os.W_OK | os.X_OK) else probe
+    return None if os.access(probe, os.W_OK | os.X_OK) and pseudo_words(probe) is None else probe
+
+
+#: File systems the kernel makes up (its processes, devices and settings as files), mounted read-write, where no
+#: folder or file of a user's can be made: their statvfs says 0 blocks, 0 free.
+PSEUDO_FILE_SYSTEMS = frozenset({
+    "proc", "sysfs", "cgroup", "cgroup2", "debugfs", "tracefs", "securityfs", "pstore", "configfs", "bpf", "devpts",
+    "mqueue", "fusectl", "efivarfs", "binfmt_misc", "nsfs", "selinuxfs", "rpc_pipefs", "nfsd", "autofs"})
+
+
+def pseudo_words(folder: str | os.PathLike[str]) -> str | None:
+    """Words for a sentence when `folder` (or the nearest folder above it that exists) is on such a file system
+    ("/proc is the kernel's proc file system (not a disk), where no file or folder can be made"), else None.
+
+    Why one wording, asked by every write check (`write_block_words`, the installer caches' and TMPDIR's
+    `cache_trust.unusable_folder`): such a file system reads as a disk with 0 bytes free, so `--env /proc/x`,
+    `TMPDIR=/proc` and `UV_CACHE_DIR=/proc/uvc` were refused as "the disk is full", with "free some space" as the
+    fix (32nd hostile pass (part A) P5)."""
+    probe = Path(os.path.abspath(folder))
+    while not os.path.lexists(probe) and probe != probe.parent:
+        probe = probe.parent
+    try:
+        if os.statvfs(probe).f_blocks:  # a size: a disk (the one call most folders cost)
+            return None
+    except OSError:
+        return None
+    mount = mount_of(probe)
+    if mount is None or mount[1] not in PSEUDO_FILE_SYSTEMS:
+        return None
+    return f"{mount[0]} is the kernel's {mount[1]} file system (not a disk), where no file or folder can be made"
 
 
 def write_block_words(folder: Path) -> str | None:
@@ -102,8 +144,11 @@ def _read_only(folder: Path) -> bool:
 
 
 def _blocked_words(blocked: Path) -> str:
-    """`blocked` (`_creatable`'s answer) in words: on a read-only file system — which no permission change fixes —
-    or not writable by you."""
+    """`blocked` (`_creatable`'s answer) in words: on the kernel's own file system (`pseudo_words`) or a read-only
+    one — which no permission change fixes — or not writable by you."""
+    pseudo = pseudo_words(blocked)
+    if pseudo is not None:
+        return pseudo
     return f"{blocked} is on a read-only file system" if _read_only(blocked) else f"you cannot write in {blocked}"
 
 
@@ -160,9 +205,8 @@ def _default_state() -> Path | None:
     data_home = os.environ.get("XDG_DATA_HOME", "")
     if os.path.isabs(os.path.expanduser(data_home)):
         return Path(data_home).expanduser() / "gc-wizard"
-    if home_problem(os.environ, "", "") is not None:
-        return None
-    return Path.home() / ".local" / "share" / "gc-wizard"
+    home = known_home()
+    return None if home is None else home / ".local" / "share" / "gc-wizard"
 
 
 def own_state_advice(folder: Path) -> str:
@@ -173,7 +217,7 @@ def own_state_advice(folder: Path) -> str:
     default = _default_state()
     if os.environ.get("GC_WIZARD_HOME") and default is not None and default != folder and _creatable(default) is None:
         ways.append(f"`unset GC_WIZARD_HOME` (the default state folder, {default})")
-    for base in (os.environ.get("SCRATCH", ""), os.path.expanduser("~")):
+    for base in (os.environ.get("SCRATCH", ""), str(known_home() or "")):
         own = Path(base) / "gc-wizard" if os.path.isabs(base) and base != "/" else None
         if own is not None and own not in (folder, default) and _creatable(own) is None \
                 and swappable_ancestor(own) is None:
@@ -377,7 +421,8 @@ def _foreign_ancestor(folder: Path) -> tuple[Path, str] | None:
     path = Path(os.path.abspath(folder))
     # The folders above your home are the site's layout (`/home/lab/you`, a group folder a lab account owns):
     # trusted like root's, or no one in such a lab could keep a state at all.
-    site = set(Path(os.path.realpath(os.path.expanduser("~"))).parents)
+    home = known_home()  # none: no site layout to trust (never the working folder, where "~" would lead)
+    site = set(Path(os.path.realpath(home)).parents) if home is not None else set()
     for step in [*reversed(path.parents), path]:
         try:
             info = os.lstat(step)
@@ -1324,14 +1369,21 @@ def _zip_recipes() -> Path:
     return _ZIP_RECIPES[home]
 
 
-def user_recipes_dir() -> Path:
-    config_home = os.environ.get("XDG_CONFIG_HOME") or str(Path.home() / ".config")
+def user_recipes_dir() -> Path | None:
+    """`$XDG_CONFIG_HOME/gc-wizard/recipes`, else `~/.config/gc-wizard/recipes`; None when there is neither (no HOME
+    and no passwd entry: the user's recipe folder is skipped, and `recipes` and `plan` run on with the others)."""
+    config_home = os.environ.get("XDG_CONFIG_HOME")
+    if not config_home:
+        home = known_home()
+        if home is None:
+            return None
+        config_home = str(home / ".config")
     return Path(config_home).expanduser() / "gc-wizard" / "recipes"
 
 
 def recipe_dirs(extra: list[str] | None = None) -> list[Path]:
     """Recipe folders in override order: a later folder's recipe replaces an earlier one's."""
-    dirs = [builtin_recipes_dir(), user_recipes_dir()]
+    dirs = [builtin_recipes_dir(), *filter(None, [user_recipes_dir()])]
     dirs.extend(Path(d).expanduser() for d in extra or [])
     return dirs
 

@@ -17,6 +17,7 @@ the log but echoed on the terminal and shown in clear in the TUI's dialog).
 
 from __future__ import annotations
 
+import codecs  # loaded by the interpreter itself: costs nothing at start-up
 import errno  # built in: costs nothing at start-up
 import json
 import os
@@ -30,6 +31,7 @@ from wizard.patterns import LazyPattern, class_members
 
 TYPE_CHECKING = False  # `typing.TYPE_CHECKING` without importing `typing` (start-up time, issue 23)
 if TYPE_CHECKING:
+    from collections.abc import Mapping
     from typing import Any
 
 #: A question whose answer must stay hidden: passwords, passphrases, tokens, secrets, PINs.
@@ -367,6 +369,59 @@ _NO_ACL_ERRNOS = frozenset(getattr(errno, name) for name in ("ENODATA", "EOPNOTS
                            if hasattr(errno, name))
 
 
+def known_home(environ: Mapping[str, str] | None = None) -> Path | None:
+    """The user's home folder: HOME when it is an absolute path, else (HOME unset) the password database's entry, as
+    Python's `expanduser` reads it; None when neither gives one (an empty or relative HOME, which `paths.home_problem`
+    names; an account with no passwd entry and no HOME: `docker run --user 54321`, a batch system's uid).
+
+    The one reader of "the home folder" (`paths.home_folder` refuses in a sentence where one is needed): `Path.home()`
+    raised RuntimeError on such an account, a raw traceback or "this is a bug" in most commands, and
+    `expanduser("~")` gave "~" back, a folder named `~` under the working folder (32nd hostile pass (part A) P2)."""
+    environ = os.environ if environ is None else environ
+    home = environ.get("HOME")
+    if home is not None:
+        return Path(home) if os.path.isabs(home) else None
+    import pwd  # deferred: only an account without HOME asks the password database
+
+    try:
+        entry = pwd.getpwuid(os.getuid()).pw_dir
+    except KeyError:
+        return None
+    return Path(entry) if os.path.isabs(entry) else None
+
+
+#: The encoding error handler of every file the wizard writes (logs, history, reports, crash logs): a lone surrogate
+#: that stands for a byte (`\udcff`, a path read from a non-UTF-8 name) is written as that byte, as `surrogateescape`
+#: does; any other character the encoding cannot take (a lone `\ud800` from a hand-edited history.json or recipe) as
+#: its backslash escape. `surrogateescape` alone raised on the second kind, so a rollback whose history entry held
+#: one stopped with "this is a bug" in the middle of its log (32nd hostile pass (part A) P6).
+WRITE_ERRORS = "gc-wizard-bytes"
+
+
+def _byte_or_escape(exc: UnicodeError) -> tuple[bytes, int]:
+    """`WRITE_ERRORS`: a byte's surrogate as the byte, any other unencodable character as `\\uXXXX`."""
+    if not isinstance(exc, UnicodeEncodeError):
+        raise exc
+    out = bytearray()
+    for char in exc.object[exc.start:exc.end]:
+        code = ord(char)
+        if 0xDC80 <= code <= 0xDCFF:
+            out.append(code - 0xDC00)
+        else:
+            out += char.encode("ascii", "backslashreplace")
+    return bytes(out), exc.end
+
+
+codecs.register_error(WRITE_ERRORS, _byte_or_escape)
+
+
+def open_private_log(path: str | os.PathLike[str], *, buffering: int = -1):
+    """A text stream appending to the log at `path` (`open_private_append`), that writes any string it is given
+    (`WRITE_ERRORS`): the one opener of the wizard's logs, so no value from the state, a recipe or the user can stop
+    a run at the line that records it. Raises OSError."""
+    return open(open_private_append(path), "a", encoding="utf-8", errors=WRITE_ERRORS, buffering=buffering)
+
+
 def open_private_append(path: str | os.PathLike[str]) -> int:
     """A descriptor that appends to the regular file at `path` (made 0600 when new), or OSError: never through a
     symlink at `path` (ELOOP), never into a FIFO, device or socket (EINVAL), and never waiting to open one.
@@ -418,9 +473,9 @@ def write_private_file(path: str | os.PathLike[str], text: str, *, encoding: str
     else:
         raise FileExistsError(f"cannot create a temporary file beside {target}")
     try:
-        # surrogateescape: a path holding a byte that is not UTF-8 is written as the bytes it is.
+        # WRITE_ERRORS: a path's byte that is not UTF-8 is written as the byte it is; any other lone surrogate escaped.
         try:
-            with os.fdopen(fd, "w", encoding=encoding, errors="surrogateescape") as handle:
+            with os.fdopen(fd, "w", encoding=encoding, errors=WRITE_ERRORS) as handle:
                 os.fchmod(handle.fileno(), mode & 0o755)  # exactly this, whatever the umask; never group/other write
                 handle.write(text)
                 handle.flush()
@@ -457,7 +512,7 @@ def _write_into_descriptor(fd: int, text: str, encoding: str) -> None:
             stream.flush()  # what the wizard printed before comes first
         except (OSError, ValueError, AttributeError):
             pass
-    data = text.encode(encoding, "surrogateescape")
+    data = text.encode(encoding, WRITE_ERRORS)
     while data:
         data = data[os.write(fd, data):]
 
@@ -476,7 +531,7 @@ def _write_into_device(target: Path, text: str, encoding: str) -> bool:
         if stat.S_ISREG(os.fstat(fd).st_mode):
             return False
         os.set_blocking(fd, True)
-        with os.fdopen(fd, "w", encoding=encoding, errors="surrogateescape", closefd=False) as handle:
+        with os.fdopen(fd, "w", encoding=encoding, errors=WRITE_ERRORS, closefd=False) as handle:
             handle.write(text)
     finally:
         os.close(fd)

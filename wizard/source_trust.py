@@ -51,7 +51,7 @@ from wizard.children import owner_words as _user_name
 from wizard.errors import UserError
 from wizard.git_dirs import common_dir, named_gitdir
 from wizard.patterns import ascii_digits
-from wizard.security import ACL_ACCESS, ACL_DEFAULT
+from wizard.security import ACL_ACCESS, ACL_DEFAULT, known_home
 
 #: How many entries inside a source folder are looked at; a real wheelhouse or GraphCast checkout (with its .git)
 #: has far fewer. Past it the rest is not looked at, so a huge tree given by mistake costs a bounded time.
@@ -355,10 +355,7 @@ def _copy_command(given: Path) -> str:
     """`cp -rL SOURCE ~/NAME` (`cp` for a file): the source's content, links followed, in the reader's home, which
     only they can write; `~/NAME-copy` where the source is that very place already."""
     name = given.name or "source"
-    try:
-        home = Path.home()
-    except (RuntimeError, KeyError):  # no HOME and no account entry: `~` is still the shell's to expand
-        home = None
+    home = known_home()  # none (no HOME and no account entry): `~` is still the shell's to expand
     target = f"~/{name}" if home is None or home / name != given else f"~/{name}-copy"
     flags = "-rL " if given.is_dir() else ""
     return f"cp {flags}{shlex.quote(str(given))} {target}"

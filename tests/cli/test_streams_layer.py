@@ -27,11 +27,23 @@ def test_every_write_is_redacted_whatever_the_caller():
     assert "ghp_" not in text and "abcdefghijklmnop" not in text and text.count("<redacted>") == 2
 
 
-def test_an_ascii_stream_gets_stand_ins_or_question_marks_and_path_bytes_stay_bytes():
+def test_an_ascii_stream_gets_stand_ins_or_utf8_bytes_and_path_bytes_stay_bytes():
+    """A user's `é` is written as its UTF-8 bytes, never `?` (32nd hostile pass (part A) P4: a path's `?` named a
+    folder that does not exist)."""
     out, raw = _stream("ascii")
     out.write("\u25cf current  /data/st\udcfeate  caf\u00e9\n")  # a mark, a path byte that is not UTF-8, a user's é
     out.flush()
-    assert raw.getvalue() == b"* current  /data/st\xfeate  caf?\n"
+    assert raw.getvalue() == b"* current  /data/st\xfeate  caf\xc3\xa9\n"
+
+
+def test_an_ascii_stream_writes_a_path_as_its_bytes_typography_in_it_too():
+    """The wizard's marks get their stand-ins apart from a path; inside one (a word holding a `/`) every character is
+    its UTF-8 bytes, so a pasted `export GC_WIZARD_HOME='…'` names the real folder (32nd hostile pass (part A) P4)."""
+    out, raw = _stream("ascii")
+    out.write("export GC_WIZARD_HOME='/tmp/st\u00e9\u2014x' \u2014 Deleting /tmp/a\u2026 \u2026\n")
+    out.flush()
+    assert raw.getvalue() == ("export GC_WIZARD_HOME='/tmp/st\u00e9\u2014x' -- Deleting /tmp/a\u2026 ...\n"
+                              .encode())
 
 
 def test_the_wizards_own_typography_reads_as_ascii_under_the_c_locale():

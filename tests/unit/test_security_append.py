@@ -9,7 +9,7 @@ import socket
 
 import pytest
 
-from wizard.security import open_private_append
+from wizard.security import open_private_append, open_private_log, write_private_file
 
 
 def test_a_new_file_is_made_private_and_appended_to(tmp_path):
@@ -54,3 +54,23 @@ def test_a_device_or_a_socket_is_refused(tmp_path):
             open_private_append(tmp_path / "s")
     finally:
         sock.close()
+
+
+def test_the_log_opener_writes_any_string(tmp_path):
+    """A byte's surrogate is written as the byte, any other lone surrogate (a hand-edited history entry's `\\ud800`)
+    as its escape, never an error that stops the run at the line recording it (32nd hostile pass (part A) P6)."""
+    path = tmp_path / "run.log"
+    with open_private_log(path) as log:
+        log.write("recipe tiny-a\ud800 at /st/\udcff \udfff é\n")
+    assert path.read_bytes() == b"recipe tiny-a\\ud800 at /st/\xff \\udfff " + "é".encode() + b"\n"
+    assert path.stat().st_mode & 0o777 == 0o600
+
+
+def test_the_step_log_and_private_files_write_any_string(tmp_path):
+    from wizard.install.runner import StepLog
+
+    with StepLog(tmp_path / "run.log") as log:
+        log.note("rollback to tiny-a\ud800")
+    assert b"rollback to tiny-a\\ud800" in (tmp_path / "run.log").read_bytes()
+    write_private_file(tmp_path / "report.md", "entry tiny-a\ud800 \udcff\n")
+    assert (tmp_path / "report.md").read_bytes() == b"entry tiny-a\\ud800 \xff\n"

@@ -30,7 +30,7 @@ from wizard.install.source_env import link_place
 from wizard.outputs import write_output_file
 from wizard.paths import not_utf8, uncreatable_env_path, unusable_env_path
 from wizard.recipes.loader import is_recipe_id
-from wizard.security import holds_mask, redact_value
+from wizard.security import holds_mask, known_home, redact_value
 from wizard.source_trust import refuse_swappable_source
 from wizard.yaml_data import YAMLError, dump_data, load_user_data
 
@@ -73,8 +73,10 @@ def _portable(path: str | None) -> str | None:
     """`/home/me/x` -> `~/x`, so a file saved by one user replays for another."""
     if path is None or "://" in path:
         return path
-    home = str(Path.home())
     expanded = os.path.abspath(os.path.expanduser(path))
+    if known_home() is None:
+        return expanded
+    home = str(known_home())
     if expanded == home:
         return "~"
     if expanded.startswith(home.rstrip("/") + "/"):

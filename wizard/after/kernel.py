@@ -36,7 +36,7 @@ from wizard.install.activation import compute_activation
 from wizard.install.add_package import add_package_command
 from wizard.install.envs import EnvMarker, env_python, read_marker
 from wizard.outputs import SHARED_MODE, refuse_linked_folders, refuse_swappable, write_output_file
-from wizard.paths import guard_env_python
+from wizard.paths import guard_env_python, home_folder
 from wizard.security import json_text, strip_terminal_escapes
 from wizard.verify.shadow import probe_shadow, shadow_caution
 
@@ -50,7 +50,8 @@ def jupyter_data_dir(environ: Mapping[str, str] | None = None) -> Path:
     explicit = environ.get("JUPYTER_DATA_DIR")
     if explicit:
         return Path(explicit).expanduser()
-    xdg = environ.get("XDG_DATA_HOME") or str(Path.home() / ".local" / "share")
+    xdg = environ.get("XDG_DATA_HOME") or str(
+        home_folder("Jupyter's kernel folder", "JUPYTER_DATA_DIR=DIR", environ) / ".local" / "share")
     return Path(xdg).expanduser() / "jupyter"
 
 

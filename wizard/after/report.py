@@ -36,7 +36,7 @@ from wizard.errors import WizardError
 from wizard.history.store import Entry, History, VerifySummary, load_history
 from wizard.install.envs import read_marker
 from wizard.install.indexes import index_settings
-from wizard.security import one_line
+from wizard.security import known_home, one_line
 from wizard.verify.check import VerifyResult
 from wizard.verify.diagnose import diagnose_text
 from wizard.verify.protocol import Tier
@@ -87,7 +87,7 @@ def _word(literal: str) -> re.Pattern[str]:
 
 def _identity(environ: Mapping[str, str]) -> tuple[set[str], set[str], set[str]]:
     """(home folders, user names, host names) of whoever runs this."""
-    homes = {str(Path.home())}
+    homes = {str(home) for home in [known_home()] if home is not None}
     if environ.get("HOME"):
         homes.add(environ["HOME"])
     homes |= {os.path.realpath(h) for h in list(homes)}

@@ -16,7 +16,8 @@ stream met a different piece of code and a different ending —
 `guarded_streams()` fixes all four where they meet: descriptors 0-2 are always open (a closed one is
 given /dev/null), and `sys.stdout`/`sys.stderr` become `GuardedStream`s that pass every write through
 `redact_secrets`, write undecodable path bytes back as the bytes they were (anything else the
-stream's encoding lacks becomes `?`), and turn a failed write into `OutputFailed`, a sentence that
+stream's encoding lacks is written as its UTF-8 bytes, but the wizard's own typography outside a path, which
+gets an ASCII stand-in), and turn a failed write into `OutputFailed`, a sentence that
 names the stream and where it goes. A stdout that was closed before the wizard started is refused
 up front (`closed_stdout_problem`): nothing has run, and nothing could report what would.
 
@@ -76,23 +77,45 @@ _ASCII_STAND_INS = {
 }
 
 
-def _byte_or_question(exc: UnicodeError) -> tuple[str | bytes, int]:
-    """Encoding error handler: a lone surrogate from a path (`\\udcff`) is written as its original byte
-    (`surrogateescape`); the wizard's own typography (`—`, `→`, `✓`) as its ASCII stand-in; any other character the
-    encoding lacks (a user's `é` on an ASCII locale) as `?`."""
+def _bytes_or_stand_in(exc: UnicodeError) -> tuple[str | bytes, int]:
+    """Encoding error handler, the output layer's one rule for what the stream's encoding lacks: a lone surrogate from
+    a path (`\\udcff`) is written as its original byte (`surrogateescape`); the wizard's own typography (`—`, `→`,
+    `✓`) as its ASCII stand-in, outside a path; any other character (a user's `é`, and any mark inside a path) as its
+    UTF-8 bytes, the bytes a path spelled with it has (`security.reveal_format_characters` reads them so).
+
+    Why bytes, not `?`: under `PYTHONIOENCODING=ascii` or `LC_ALL=C PYTHONUTF8=0` a state folder `…/sté` was printed as
+    `export GC_WIZARD_HOME='…/st?'` and `module use '…/st?/modules'`: pasted, they named a folder that does not exist
+    (32nd hostile pass (part A) P4). A shell takes the bytes as they come, so the pasted line names the real folder."""
     if not isinstance(exc, UnicodeEncodeError):
         raise exc
+    in_path = "/" in _word_around(exc.object, exc.start, exc.end)
     out = bytearray()
     for char in exc.object[exc.start:exc.end]:
         code = ord(char)
         if 0xDC80 <= code <= 0xDCFF:
-            out += bytes([code - 0xDC00])
+            out.append(code - 0xDC00)
+        elif 0xD800 <= code <= 0xDFFF:
+            out += b"?"  # no byte stands for it (`reveal_format_characters` shows it escaped before it gets here)
+        elif char in _ASCII_STAND_INS and not in_path:
+            out += _ASCII_STAND_INS[char].encode("ascii")
         else:
-            out += _ASCII_STAND_INS.get(char, "?").encode("ascii")
+            out += char.encode("utf-8")
     return bytes(out), exc.end
 
 
-codecs.register_error(_ERRORS, _byte_or_question)
+def _word_around(text: str, start: int, end: int, reach: int = 4096) -> str:
+    """The run of non-blank characters `text[start:end]` stands in (at most `reach` characters each side): a word
+    holding a `/` is a path, or part of one."""
+    left = start
+    while left > max(0, start - reach) and not text[left - 1].isspace():
+        left -= 1
+    right = end
+    while right < min(len(text), end + reach) and not text[right].isspace():
+        right += 1
+    return text[left:right]
+
+
+codecs.register_error(_ERRORS, _bytes_or_stand_in)
 
 
 def stream_target(fd: int) -> str:

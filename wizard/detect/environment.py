@@ -25,6 +25,7 @@ from wizard.detect import deadline
 from wizard.detect.facts import DiskInfo, EnvironmentInfo, HostMemory, Platform, PythonInfo
 from wizard.errors import UserError
 from wizard.patterns import ascii_digits
+from wizard.security import known_home
 
 #: The distributions `detect` reports (PEP 503 names), besides the families `reported` knows by their shape
 #: (`jax-cuda12-plugin`, `cupy-cuda12x`, `nvidia-cudnn-cu12`); everything else in the env is noise here.
@@ -250,7 +251,10 @@ def _user_site(target: Target, version: str) -> list[Path]:
     if kind_of(target.prefix) == "venv" and venv_config.read(target.prefix / "pyvenv.cfg").get(
             "include-system-site-packages", "false").lower() != "true":
         return []
-    base = os.environ.get("PYTHONUSERBASE") or os.path.join(os.path.expanduser("~"), ".local")
+    home = known_home()
+    base = os.environ.get("PYTHONUSERBASE") or (os.path.join(home, ".local") if home is not None else "")
+    if not base:
+        return []  # no HOME and no passwd entry: Python has no user site folder either
     major_minor = ".".join(version.split(".")[:2])
     return [Path(base) / "lib" / f"python{major_minor}" / "site-packages"]
 
@@ -263,7 +267,8 @@ def finish_interpreter_query(target: Target, running: deadline.Running | None) -
         # Python (unlike a venv's) also reads the user's site folder, ahead of its own.
         if target.kind == "conda":
             major_minor = ".".join(target.python_version.split(".")[:2])
-            site_dirs = [Path.home() / ".local" / "lib" / f"python{major_minor}" / "site-packages"]
+            home = known_home()
+            site_dirs = [home / ".local" / "lib" / f"python{major_minor}" / "site-packages"] if home else []
     elif running is None and _is_own_interpreter(target):
         target.executable = target.executable or sys.executable
         target.python_version = "%d.%d.%d" % sys.version_info[:3]

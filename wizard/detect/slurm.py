@@ -36,7 +36,7 @@ from wizard.detect.slurm_env import job_marker
 from wizard.detect.srun_errors import explain
 from wizard.detect.srun_job import DEFAULT_WAIT, JobState, SrunJob, queue_sentence, stop_srun, wait_for
 from wizard.errors import OperationFailed, UserError
-from wizard.security import make_folders, redact_secrets, write_private_file
+from wizard.security import make_folders, open_private_log, redact_secrets, write_private_file
 
 __all__ = ["DEFAULT_WAIT", "DetectionStopped", "SlurmTarget", "detect_on_node", "job_marker", "partitions",
            "srun_on_path"]
@@ -153,7 +153,7 @@ def _keep_lines(log: Path | None, lines: list[str]) -> None:
     if log is None:
         return
     try:
-        with open(log, "a", encoding="utf-8", errors="surrogateescape") as handle:
+        with open_private_log(log) as handle:  # any string, never through a link (32nd pass (part A) P6)
             handle.write("".join(f"{redact_secrets(line, keep_user=True)}\n" for line in lines))
     except OSError:
         pass

@@ -87,7 +87,7 @@ from wizard.installer_files import placement_problem, requirement_problem, setti
 from wizard.lock import StateLock, TargetLock
 from wizard.paths import unused_path
 from wizard.recipes.match import match_recipes
-from wizard.security import make_folders, strip_acls
+from wizard.security import known_home, make_folders, strip_acls
 from wizard.uv_tool import uv_bin
 from wizard.verify.check import verify_env
 from wizard.verify.diagnose import STOP_NOTE
@@ -171,7 +171,9 @@ def _dubious_owner_words(lines: list[str]) -> str:
         return ("(git refused the repository because another user owns it; gc-wizard does not build another "
                 "user's repository: clone it to a folder of your own and give that.)")
     repo = found.group("repo")
-    copy = str(unused_path(Path.home(), Path(repo.rstrip("/").removesuffix("/.git")).name or "graphcast", ""))
+    name = Path(repo.rstrip("/").removesuffix("/.git")).name or "graphcast"
+    home = known_home()
+    copy = str(unused_path(home, name, "")) if home is not None else f"~/{name}"
     return (f"(git refused {repo} because another user owns it; gc-wizard does not build another user's repository: "
             f"clone it to a folder of your own, `{clone_command(repo, copy, others_own_it=True)}`, and give {copy}.)")
 

@@ -40,6 +40,7 @@ from wizard.detect.libpath import (
 )
 from wizard.install.envs import MARKER, EnvMarker, marker_problem, read_marker
 from wizard.recipes.runtime_env import allowed, xla_flag_places
+from wizard.security import known_home
 from wizard.source_trust import swap_risk
 
 #: Exported by the script: the values from before the first activation (JSON), for `deactivate`.
@@ -595,7 +596,10 @@ def _user_sites(env: Path, environ: Mapping[str, str]) -> list[Path]:
     and without PYTHONNOUSERSITE."""
     if not _includes_system_site(env) or environ.get("PYTHONNOUSERSITE"):
         return []
-    base = environ.get("PYTHONUSERBASE") or os.path.join(os.path.expanduser("~"), ".local")
+    home = known_home(environ)
+    base = environ.get("PYTHONUSERBASE") or (os.path.join(home, ".local") if home is not None else "")
+    if not base:
+        return []  # no HOME and no passwd entry: no user site folder
     return sorted(Path(base).glob("lib/python3*/site-packages"))
 
 

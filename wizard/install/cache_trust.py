@@ -23,6 +23,7 @@ from wizard import bounded, paths
 from wizard.children import run_capture
 from wizard.full_disk import ROOM, nearest_existing, out_of_files
 from wizard.installer_files import pip_files, pip_settings, uv_files, uv_settings
+from wizard.security import known_home
 from wizard.source_trust import swap_risk
 
 #: The values uv reads as "no" for a switch such as `UV_NO_CACHE` (clap's boolish values).
@@ -38,10 +39,10 @@ def uv_cache_dir(uv: str, environ: Mapping[str, str]) -> Path | None:
         return None
     if proc.returncode != 0:
         return None
-    home = environ.get("HOME") or os.path.expanduser("~")
+    home = known_home(environ)
     candidates = tuple(os.path.abspath(p) for p in (
         environ.get("UV_CACHE_DIR") or "", os.path.join(environ.get("XDG_CACHE_HOME") or "/nowhere", "uv"),
-        os.path.join(home, ".cache", "uv")) if p)
+        os.path.join(home, ".cache", "uv") if home is not None else "") if p)
     found = paths.path_from_output(proc.stdout, candidates=candidates)
     return Path(found) if found else None
 
@@ -101,7 +102,10 @@ def pip_cache(environ: Mapping[str, str]) -> Path | None:
         settings = pip_settings(path, ("global", "install"))
         if settings.get("cache-dir", "").strip():
             return Path(os.path.abspath(os.path.expanduser(settings["cache-dir"].strip())))
-    base = environ.get("XDG_CACHE_HOME") or os.path.join(environ.get("HOME") or os.path.expanduser("~"), ".cache")
+    home = known_home(environ)
+    if not environ.get("XDG_CACHE_HOME") and home is None:
+        return None  # no home for it (`cache_problem` names HOME); pip runs without one
+    base = environ.get("XDG_CACHE_HOME") or os.path.join(home, ".cache")
     return Path(os.path.abspath(base)) / "pip"
 
 
@@ -144,6 +148,9 @@ def unusable_folder(folder: Path) -> str | None:
     if not place.is_dir():
         return f"{place} {bounded.not_a_folder(place).removeprefix('it ')}"
     made = "" if place == Path(os.path.abspath(folder)) else f" ({place}, where it would be made)"
+    pseudo = paths.pseudo_words(place)
+    if pseudo is not None:  # not "its disk is full": it is no disk (32nd hostile pass (part A) P5)
+        return pseudo
     try:
         info = os.statvfs(place)
     except OSError:

@@ -62,7 +62,7 @@ from wizard.security import (
     LineRedactor,
     is_secret_question,
     make_folders,
-    open_private_append,
+    open_private_log,
     redact_secrets,
 )
 
@@ -228,10 +228,9 @@ class StepLog:
         self.path = Path(path)
         make_folders(self.path.parent)
         # 0600 whatever the umask: installer output can quote a private index's address.
-        fd = open_private_append(self.path)  # never through a link, never into a FIFO (30th pass (part A) P6)
-        # surrogateescape: a path with a byte that is not UTF-8 (a state folder named so) is written as
-        # the bytes it is, like every other place the wizard writes or shows a path.
-        self._file = open(fd, "a", encoding="utf-8", errors="surrogateescape", buffering=1 << 16)
+        # Never through a link, never into a FIFO (30th pass (part A) P6); a path's byte that is not UTF-8 is written as
+        # the byte it is, any other lone surrogate (a hand-edited history entry's) escaped (32nd pass (part A) P6).
+        self._file = open_private_log(self.path, buffering=1 << 16)
         self._redact = LineRedactor(keep_user=True)  # a private-key block spans lines
         self._lock = threading.Lock()
 

@@ -59,6 +59,7 @@ from wizard.install.source_spelling import source_spelling
 from wizard.install.tree_copy import copy_problem
 from wizard.install.wheel_overwrites import overwrite_words, overwritten_packages
 from wizard.recipes.alternatives import REACH_TIMEOUT, reachable
+from wizard.security import known_home
 from wizard.source_trust import refuse_swappable_source
 
 #: Versions DeepMind published of GraphCast (setup.py of the v0.1, v0.1.1 and v0.2 tags). A
@@ -355,7 +356,9 @@ def separate_checkout_words(folder: str, version: str) -> str:
     others = next((uid for uid in (owner(source), owner(gitdir)) if uid != me), None)
     name = f"{source.name}-v{version}"
     own_parent = owner(source.parent) == me and others is None
-    copy = f"{folder.rstrip('/')}-v{version}" if own_parent else str(unused_path(Path.home(), name, ""))
+    home = known_home()
+    copy = f"{folder.rstrip('/')}-v{version}" if own_parent else \
+        str(unused_path(home, name, "")) if home is not None else f"~/{name}"
     whose = f"it belongs to {owner_words(others)}; " if others is not None else ""
     return (f"check out v{version} in a copy{'' if own_parent else ' of your own'} and leave this one as it is "
             f"({whose}other installs may use it): "

@@ -629,7 +629,7 @@ def recipes_dir_for(recipe: Any) -> str | None:
     if not isinstance(path, Path):
         return None
     folder = os.path.realpath(path.parent)
-    if folder in (os.path.realpath(paths.builtin_recipes_dir()), os.path.realpath(paths.user_recipes_dir())):
+    if folder in {os.path.realpath(place) for place in (paths.builtin_recipes_dir(), paths.user_recipes_dir()) if place}:
         return None
     return str(path.parent.absolute())
 

@@ -41,6 +41,7 @@ from wizard.errors import OperationFailed, UserError
 from wizard.installer_files import with_absolute_paths
 from wizard.option_values import refuse_option_like
 from wizard.recipes.loader import Recipe
+from wizard.security import known_home
 from wizard.source_trust import (
     python_home_risk,
     refuse_start_path,
@@ -157,8 +158,10 @@ def _candidates(search_path: str | None) -> list[tuple[str, str]]:
         found.append((key, source))
 
     path_value = os.environ.get("PATH", "") if search_path is None else search_path
-    pyenv_versions = Path(os.environ.get("PYENV_ROOT") or Path.home() / ".pyenv") / "versions"
-    scan_pyenv = search_path is None and pyenv_versions.is_dir()
+    home = known_home()
+    pyenv_root = os.environ.get("PYENV_ROOT") or (home / ".pyenv" if home is not None else None)
+    pyenv_versions = Path(pyenv_root or "/nonexistent") / "versions"
+    scan_pyenv = search_path is None and pyenv_root is not None and pyenv_versions.is_dir()
     for folder in path_value.split(os.pathsep):
         if not folder:
             continue
@@ -238,7 +241,7 @@ def uv_find_python(spec: str) -> PythonChoice | None:
         proc = run_capture(
             [found, "python", "find", "--system", "--no-project", "--no-python-downloads", spec], timeout=30,
             stdin=subprocess.DEVNULL, env={**_clean_env(), "UV_NO_PROGRESS": "1"},
-            cwd=str(Path.home()) if Path.home().is_dir() else "/",
+            cwd=str(home) if (home := known_home()) is not None and home.is_dir() else "/",
         )
     except (OSError, subprocess.SubprocessError):
         return None

@@ -40,7 +40,7 @@ from wizard.paths import app_log
 from wizard.security import (
     is_secret_question,
     make_folders,
-    open_private_append,
+    open_private_log,
     redact_secrets,
     strip_terminal_escapes,
 )
@@ -211,10 +211,10 @@ class WizardApp(App):
                           for name in self.dropped_variables)  # only tui.log says so (32nd hostile pass (A) P7)
         for target in targets:
             try:
-                fd = open_private_append(target)
+                handle = open_private_log(target)
             except (OSError, ValueError):
                 continue
-            with open(fd, "a", encoding="utf-8") as handle:
+            with handle:
                 handle.write(line + (ignored if target is own else ""))
 
     def on_unmount(self) -> None:

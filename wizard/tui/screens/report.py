@@ -17,6 +17,7 @@ from textual.widgets import Footer, Markdown
 from wizard.errors import OperationFailed, UserError
 from wizard.flows.after_install import report_preview, support_report
 from wizard.outputs import write_output_file
+from wizard.security import known_home
 from wizard.tui.messages import ReportBuilt
 from wizard.tui.problems import problem_text
 from wizard.tui.screens.prompt import PromptScreen
@@ -78,5 +79,5 @@ class ReportScreen(Screen):
                 return
             self.notify(f"Saved {target}; read it, then send it to your admin.")
 
-        self.app.push_screen(PromptScreen("Save the report as:", value=str(Path.home() / "gc-wizard-report.md")),
+        self.app.push_screen(PromptScreen("Save the report as:", value=str((known_home() or Path.cwd()) / "gc-wizard-report.md")),
                              chosen)

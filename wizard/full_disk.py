@@ -13,12 +13,12 @@ Only read when such a write fails (error_sentences.describe_os_error imports it 
 from __future__ import annotations
 
 import os
-import shlex
 import tempfile
 from pathlib import Path
 
 from wizard import paths
 from wizard.paths import mount_of
+from wizard.security import shell_word
 
 #: Below this much free space (or with no free inode) a file system counts as full: a write of a log line or a
 #: wheel's next block fails there.
@@ -126,8 +126,8 @@ def no_room_advice(text: str) -> str | None:
     disk = f"the {mount[1]} file system mounted at {mount[0]}" if mount else f"the disk of {existing}"
     if why == "the disk is full" and out_of_files(existing):
         return (f"The installer stopped because no more files can be made on {disk}: it has room, but its count of "
-                f"files (inodes) is used up (`df -i {shlex.quote(mount[0] if mount else str(existing))}`); {NO_FILES_FIX}, or use another disk.")
-    return (f"The installer stopped because {why} on {disk} (`df -h {shlex.quote(str(existing))}`); free some space "
+                f"files (inodes) is used up (`df -i {shell_word(mount[0] if mount else str(existing))}`); {NO_FILES_FIX}, or use another disk.")
+    return (f"The installer stopped because {why} on {disk} (`df -h {shell_word(str(existing))}`); free some space "
             "there, or use another disk.")
 
 
@@ -151,7 +151,7 @@ def full_disk_words(what: str) -> tuple[str, str]:
             mount = mount_of(folder)
             on = f", on the {mount[1]} file system mounted at {mount[0]}" if mount else ""
             files = out_of_files(folder)
-            said.append(f"{name}{on} (`df -{'i' if files else 'h'} {shlex.quote(str(folder))}`"
+            said.append(f"{name}{on} (`df -{'i' if files else 'h'} {shell_word(str(folder))}`"
                         + (": it has room, but no more files can be made there, its count of files (inodes) is used up)"
                            if files else ")"))
         linked = [name for name, _ in full if name.startswith("the state's ")]
@@ -160,7 +160,7 @@ def full_disk_words(what: str) -> tuple[str, str]:
                else "free some space there, or point GC_WIZARD_HOME at another disk" if state_full
                else "free some space there, or point TMPDIR at a folder on another disk")
         return f"{what} — the disk of {' and of '.join(said)} has no room left", fix
-    folders = " ".join(shlex.quote(str(folder)) for _, folder in places)
+    folders = " ".join(shell_word(str(folder)) for _, folder in places)
     names = ", ".join(name for name, _ in places)
     return (f"{what} — the disk of one of the places gc-wizard writes in: {names} (`df -h {folders}` shows which; "
             "`df -i` shows a disk out of inodes, full while it has room)",
@@ -178,4 +178,4 @@ def through_a_link(where: str, state: str) -> str | None:
     folder = real if os.path.isdir(real) else os.path.dirname(real)
     mount = mount_of(Path(folder))
     on = f", on the {mount[1]} file system mounted at {mount[0]}" if mount else ""
-    return f"it is {real}, through a link in the state folder{on} (`df -h {shlex.quote(folder)}`)"
+    return f"it is {real}, through a link in the state folder{on} (`df -h {shell_word(folder)}`)"

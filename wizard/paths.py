@@ -17,7 +17,7 @@ from pathlib import Path
 from wizard.children import program_risk, run_capture
 from wizard.errors import OperationFailed, UserError
 from wizard.patterns import LazyPattern
-from wizard.security import ACL_ACCESS, known_home, make_folders, strip_acls
+from wizard.security import ACL_ACCESS, known_home, make_folders, shell_word, strip_acls
 
 
 def state_dir() -> Path:
@@ -221,9 +221,8 @@ def own_state_advice(folder: Path) -> str:
         own = Path(base) / "gc-wizard" if os.path.isabs(base) and base != "/" else None
         if own is not None and own not in (folder, default) and _creatable(own) is None \
                 and swappable_ancestor(own) is None:
-            import shlex  # deferred: only this advice quotes a path, and `detect --json` loads no more for the check
 
-            ways.append(f"`export GC_WIZARD_HOME={shlex.quote(str(own))}`")
+            ways.append(f"`export GC_WIZARD_HOME={shell_word(str(own))}`")
             break
     if not ways:
         return "Point GC_WIZARD_HOME at a folder you can write (export GC_WIZARD_HOME=DIR, on your home or a scratch disk)."
@@ -674,10 +673,9 @@ def loose_env_folders(env: Path) -> str | None:
             loose.append((folder, stat.S_IMODE(info.st_mode)))
     if not loose:
         return None
-    import shlex  # deferred, as in `wizard_command`: `detect` quotes nothing (issue 23)
 
     named = " and ".join(f"{folder} ({mode:04o})" for folder, mode in loose)
-    fix = " ".join(shlex.quote(str(folder)) for folder, _ in loose)
+    fix = " ".join(shell_word(str(folder)) for folder, _ in loose)
     return (f"{named} can be written by group or other users, so one of them could swap the environment's "
             f"python or add code that runs whenever it starts; take that away with `chmod go-w {fix}`.")
 
@@ -1195,10 +1193,9 @@ def own_data_risk(path: Path | str) -> tuple[str, str, str] | None:
         found: tuple[str, str, str] | None = None
         risk = program_risk(key)
         if risk is not None:
-            import shlex  # deferred: only a refusal quotes a path, and `detect --json` loads no more for the check
 
             place, why = risk
-            quoted = shlex.quote(place)
+            quoted = shell_word(place)
             try:
                 theirs = os.lstat(place).st_uid not in (0, os.geteuid())
             except OSError:
@@ -1398,12 +1395,11 @@ def wizard_command() -> str:
     absolute path of the console script, else `python -m wizard`. A `GC_WIZARD_HOME` in force is
     carried along, or the new shell would look in the default state folder and find nothing.
     """
-    import shlex
 
     me = program_command()
     home = chosen_state_folder()
     # A state folder chosen by GC_WIZARD_HOME is not in a new login shell's environment: carry it.
-    return f"GC_WIZARD_HOME={shlex.quote(home)} {me}" if home else me
+    return f"GC_WIZARD_HOME={shell_word(home)} {me}" if home else me
 
 
 def chosen_state_folder() -> str | None:
@@ -1423,11 +1419,10 @@ def program_command() -> str:
     (`_fresh_start_runs_this_package`); else `PYTHON -m wizard`, with `PYTHONPATH` naming this package's folder
     where a fresh start would not find it (30th hostile pass (part B) P10: run as `PYTHONPATH=CHECKOUT python -m
     wizard`, the "Go back:" lines named the venv's `gc-wizard`, another gc-wizard installed there)."""
-    import shlex
     import shutil
 
     if zip_archive() is not None:  # this zipapp, not a gc-wizard the interpreter may have installed too
-        return " ".join(shlex.quote(part) for part in program_argv())
+        return " ".join(shell_word(part) for part in program_argv())
     own = Path(sys.prefix) / "bin" / "gc-wizard"
     if own.exists() and script_interpreter_problem(own) is not None:  # a moved or copied venv (P7)
         return _module_command()
@@ -1442,19 +1437,18 @@ def program_command() -> str:
         elif found_path.parent.resolve() != own.parent.resolve() and found_path.resolve() == own.resolve():
             return "gc-wizard"
     if own.exists():
-        return shlex.quote(str(own.absolute()))
+        return shell_word(str(own.absolute()))
     return _module_command()
 
 
 def _module_command() -> str:
     """`PYTHON -m wizard` for a new login shell: with `PYTHONPATH=` this package's folder in front when this
     interpreter, started afresh, would not import this package (a checkout run from its folder or on PYTHONPATH)."""
-    import shlex
 
-    argv = " ".join(shlex.quote(part) for part in program_argv())
+    argv = " ".join(shell_word(part) for part in program_argv())
     if _fresh_start_runs_this_package():
         return argv
-    return f"PYTHONPATH={shlex.quote(str(_PACKAGE_DIR.parent))} {argv}"
+    return f"PYTHONPATH={shell_word(str(_PACKAGE_DIR.parent))} {argv}"
 
 
 #: `_fresh_start_runs_this_package`'s answer, by interpreter and package file: asked once a run.

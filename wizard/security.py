@@ -31,7 +31,7 @@ from wizard.patterns import LazyPattern, class_members
 
 TYPE_CHECKING = False  # `typing.TYPE_CHECKING` without importing `typing` (start-up time, issue 23)
 if TYPE_CHECKING:
-    from collections.abc import Mapping
+    from collections.abc import Iterable, Mapping
     from typing import Any
 
 #: A question whose answer must stay hidden: passwords, passphrases, tokens, secrets, PINs.
@@ -278,6 +278,63 @@ def reveal_format_characters(text: str) -> str:
 _ASCII_INVISIBLE = LazyPattern("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
 #: A byte Python could not decode, held as a lone surrogate (U+DC80..U+DCFF).
 _ESCAPED_BYTE = LazyPattern("[\udc80-\udcff]")
+
+
+#: A word a shell takes as it is, unquoted (`shlex.quote`'s own set).
+_PLAIN_WORD = LazyPattern(r"[\w@%+=:,./-]+", re.ASCII)
+
+
+def shell_word(text: str) -> str:
+    """`text` as one word a shell reads back as exactly `text`'s bytes: the one quoting of every copy-me line.
+
+    A word of characters that show as themselves is `shlex.quote`'s: bare, or in single quotes. A word that holds
+    any other — a control character, a format or separator character (U+0085, U+2028, a bidi mark: what
+    `reveal_format_characters` would escape), a lone surrogate (a path's byte that is not UTF-8) — is written as
+    bash/zsh `$'…'` with each such character's bytes as `\\xNN`, pure ASCII. Why: the output layer escaped such a
+    character inside the single quotes (`'/d/e\\u0085x'`), which a shell keeps as six characters, so the pasted
+    `uv pip install --python '…'` or `export GC_WIZARD_HOME='…'` named a folder that does not exist (33rd hostile
+    pass (part A) P6). `$'…'` is ASCII, so nothing after it changes it, and the shell turns `\\xNN` back into the
+    byte."""
+    if not text:
+        return "''"
+    if _PLAIN_WORD.fullmatch(text):
+        return text
+    if all(_shows_as_itself(char) for char in text):
+        return "'" + text.replace("'", "'\"'\"'") + "'"
+    out = []
+    for char in text:
+        if char == "\\" or char == "'":
+            out.append("\\" + char)
+        elif char.isascii() and char.isprintable() or _shows_as_itself(char):
+            out.append(char)
+        else:
+            out.extend(f"\\x{byte:02x}" for byte in _char_bytes(char))
+    return "$'" + "".join(out) + "'"
+
+
+def shell_line(argv: Iterable[str]) -> str:
+    """`shlex.join` by `shell_word`: a command line to copy, each word read back as it was given."""
+    return " ".join(shell_word(part) for part in argv)
+
+
+def _shows_as_itself(char: str) -> bool:
+    """Whether a terminal shows `char` as itself and a pasted copy brings it back: printable, and none of the
+    characters `reveal_format_characters` escapes (a surrogate is a byte, never a character)."""
+    if char.isascii():
+        return char.isprintable() or char in " "
+    if not char.isprintable() or "\ud800" <= char <= "\udfff":
+        return False
+    if not _INVISIBLE_MEMBERS:
+        _INVISIBLE_MEMBERS.append(class_members(_INVISIBLE_CLASS, without=("\ud800", "\udfff")))
+    return char not in _INVISIBLE_MEMBERS[0]
+
+
+def _char_bytes(char: str) -> bytes:
+    """The bytes a path spells `char` with: UTF-8, a lone surrogate from a path as the byte it stands for."""
+    try:
+        return char.encode("utf-8", "surrogateescape")
+    except UnicodeEncodeError:  # a surrogate no byte stands for (an edited file): its UTF-16 code's bytes, visibly
+        return char.encode("utf-8", "surrogatepass")
 
 
 def one_line(text: str) -> str:

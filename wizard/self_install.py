@@ -10,14 +10,13 @@ Only read when a command finds pip or uv missing, so it costs nothing at start-u
 
 from __future__ import annotations
 
-import shlex
 import sys
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from wizard import bounded
-from wizard.security import local_url, redact_credentials
+from wizard.security import local_url, redact_credentials, shell_word
 
 DIST = "gc-wizard"
 
@@ -113,7 +112,7 @@ def source_risk(source: str) -> str:
 
 
 def _q(text: str) -> str:
-    return shlex.quote(text)
+    return shell_word(text)
 
 
 #: uv's own installer, for a machine where neither uv nor pip can be had from gc-wizard's environment.
@@ -229,15 +228,15 @@ def carry_words() -> str:
     found = self_install()  # reads the dist-info: only where the words are shown
     source = found.source
     if found.source_risk:  # 28th hostile pass (part B) P5: never advise installing from a folder another user controls
-        return (f"gc-wizard is not on PyPI, and the folder it was installed from, {shlex.quote(source)}: "
+        return (f"gc-wizard is not on PyPI, and the folder it was installed from, {shell_word(source)}: "
                 f"{found.source_risk}, so it is not offered; install it there from a copy of your own, as its "
                 "README's Quick start does")
     if source and "://" not in source:
-        name = shlex.quote(f"./{Path(source).name}")
+        name = shell_word(f"./{Path(source).name}")
         # Walk 27 (vague "here"): "install it the same way" left a newcomer to guess how it was installed here; the steps are said.
-        return (f"gc-wizard is not on PyPI: copy {shlex.quote(source)} to that machine and, in the folder that holds "
+        return (f"gc-wizard is not on PyPI: copy {shell_word(source)} to that machine and, in the folder that holds "
                 f"the copy, install it into a venv of its own, `python3 -m venv .venv && .venv/bin/pip install {name}`")
     if source:
-        return f"gc-wizard is not on PyPI: install it there with `pip install {shlex.quote(source)}`"
+        return f"gc-wizard is not on PyPI: install it there with `pip install {shell_word(source)}`"
     return ("gc-wizard is not on PyPI: copy the folder it was installed from there and install it as its README's "
             "Quick start does")

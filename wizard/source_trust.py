@@ -41,7 +41,6 @@ A plain module of the base layer (os, shlex and stat only): the recipe loader an
 from __future__ import annotations
 
 import os
-import shlex
 import stat
 from pathlib import Path
 
@@ -51,7 +50,7 @@ from wizard.children import owner_words as _user_name
 from wizard.errors import UserError
 from wizard.git_dirs import common_dir, named_gitdir
 from wizard.patterns import ascii_digits
-from wizard.security import ACL_ACCESS, ACL_DEFAULT, known_home
+from wizard.security import ACL_ACCESS, ACL_DEFAULT, known_home, shell_word
 from wizard.tree_walk import walk
 
 #: How many entries inside a source folder are looked at; a real wheelhouse or GraphCast checkout (with its .git)
@@ -359,7 +358,7 @@ def _copy_command(given: Path) -> str:
     home = known_home()  # none (no HOME and no account entry): `~` is still the shell's to expand
     target = f"~/{name}" if home is None or home / name != given else f"~/{name}-copy"
     flags = "-rL " if given.is_dir() else ""
-    return f"cp {flags}{shlex.quote(str(given))} {target}"
+    return f"cp {flags}{shell_word(str(given))} {target}"
 
 
 def _where(place: Path, given: Path, *, link: bool) -> str:
@@ -493,7 +492,7 @@ def _link_risk(link: Path, info: os.stat_result, me: int) -> tuple[Path, str, st
     at as a folder on the way."""
     if info.st_uid in (0, me):
         return None
-    fix = f"Give the place it leads to instead (`readlink -f {shlex.quote(str(link))}`)"
+    fix = f"Give the place it leads to instead (`readlink -f {shell_word(str(link))}`)"
     if me == 0:
         return link, f"is a link that {_user_name(info.st_uid)} owns, and gc-wizard runs as root", fix
     # A reader who is not root trusts whoever owns what they read (a lab admin's folder, and the link the admin
@@ -578,7 +577,7 @@ def _risk(place: Path, me: int, *, above: bool, info: os.stat_result | None = No
         return None  # a device or a FIFO (/dev/null is every user's to write): no content to swap; readers refuse it
     sticky_excuses = folder and above and bool(info.st_mode & stat.S_ISVTX)
     kind = "folder" if folder else "file"
-    quoted = shlex.quote(str(place))
+    quoted = shell_word(str(place))
     if info.st_mode & 0o002 and not sticky_excuses:
         sticky = " (and has no sticky bit, as /tmp has)" if folder and above else ""
         # A folder above is safe with the sticky bit too (others cannot rename what is not theirs): both fixes named.
@@ -620,7 +619,7 @@ def _acl_risk(place: Path, kind: str, default: bool, *, info: os.stat_result, me
             user = tag == _ACL_USER
             named = _user_name(who) if user else f"group {_group_name(who)}"
             entry = f"{'u' if user else 'g'}:{_account(who, user)}"
-            quoted = shlex.quote(str(place))
+            quoted = shell_word(str(place))
             reader = ("and gc-wizard runs as root" if me == 0 else "who is neither you nor its owner" if user
                       else "which is not its own group")
             if name == ACL_ACCESS:

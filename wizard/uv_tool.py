@@ -8,12 +8,12 @@ of stopping on an ImportError.
 from __future__ import annotations
 
 import os
-import shlex
 import sys
 
 from wizard.children import program_risk, which
 from wizard.errors import OperationFailed, UserError
 from wizard.installer_files import settings_problem
+from wizard.security import shell_word
 
 
 def uv_bin() -> str:
@@ -62,6 +62,6 @@ def refuse_own_program(program: str, what: str, *loads: str) -> str:
             place, why = found
             raise UserError(f"{what} {program} was not run, because {why}, so another user could have put their "
                             f"own {'code' if candidate != program else 'program'} there and gc-wizard would run it "
-                            f"as you. Take that write away (`chmod go-w {shlex.quote(place)}`, as its owner), or "
+                            f"as you. Take that write away (`chmod go-w {shell_word(place)}`, as its owner), or "
                             "install gc-wizard in a folder only you (and root) can write; nothing was run.")
     return program

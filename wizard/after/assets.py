@@ -25,7 +25,6 @@ import http.client
 import json
 import os
 import re
-import shlex
 import threading
 import time
 import urllib.error
@@ -38,7 +37,7 @@ from pathlib import Path
 from wizard import bounded, paths
 from wizard.errors import UserError, WizardError
 from wizard.patterns import ascii_digits
-from wizard.security import make_folders, one_line, redact_credentials, redact_secrets
+from wizard.security import make_folders, one_line, redact_credentials, redact_secrets, shell_word
 from wizard.web_login import split_login
 
 #: The public bucket, as the newer notebooks and every rival read it.
@@ -207,7 +206,7 @@ def open_source(location: str | None, words: SourceWords = CLI_WORDS) -> Source:
     inside = _layout_below(folder)
     if inside:  # the folder above the assets (walk 25 #8): name the one that holds them, not the five files
         raise UserError(f"{words.place(location)} holds no params/, dataset/ or stats/, but {' and '.join(inside)} "
-                        f"inside it does: {words.give(shlex.quote(inside[0]))}.")
+                        f"inside it does: {words.give(shell_word(inside[0]))}.")
     sums_path = folder / SUMS_FILE
     if not os.path.lexists(sums_path):
         return Source(str(folder) + os.sep)

@@ -10,7 +10,6 @@ environment's marker, and the forecast takes them from there (checking every fil
 from __future__ import annotations
 
 import os
-import shlex
 import shutil
 import threading
 from pathlib import Path
@@ -18,7 +17,7 @@ from pathlib import Path
 from wizard.after import assets
 from wizard.install.bundle import ASSETS, add_files
 from wizard.outputs import SHARED_MODE, write_destination
-from wizard.security import make_folders
+from wizard.security import make_folders, shell_word
 
 
 def bundle_files_words() -> str:
@@ -31,7 +30,7 @@ def bundle_files_words() -> str:
 
     last = remembered_assets()
     files = "; ".join(f"'{name}'" for name in assets.first_forecast_files())
-    mine = (f"Your last forecast used {last}: add `--assets {shlex.quote(last)}` to the same command. "
+    mine = (f"Your last forecast used {last}: add `--assets {shell_word(last)}` to the same command. "
             if last else "")
     return (f"{mine}Give the files with `--assets DIR` (a folder laid out like the bucket: params/, dataset/, "
             f"stats/) or `--assets URL` (an http(s) mirror); a folder can be made by copying these five files from "

@@ -12,7 +12,6 @@ A failure goes through the same diagnosis as a failed check, root cause first.
 from __future__ import annotations
 
 import os
-import shlex
 import threading
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
@@ -33,7 +32,7 @@ from wizard.install.envs import Env
 from wizard.install.runner import StepLog
 from wizard.patterns import ascii_digits
 from wizard.recipes.loader import load_recipes
-from wizard.security import make_folders
+from wizard.security import make_folders, shell_word
 from wizard.verify.check import ProbeListeners, ProbeStream, probe_environment, run_probe
 from wizard.verify.diagnose import Finding, diagnose_text
 from wizard.verify.probe import FORECAST_PROBE_PATH
@@ -385,7 +384,7 @@ def _with_remembered_folder(exc: assets.AssetError, given: assets.Source | str |
     if not last or (location and "://" not in location and Path(location).expanduser().resolve() == Path(last)):
         return exc
     words = (f"Your last forecast used --assets {last}: give it again (`{paths.program_command()} forecast --assets "
-             f"{shlex.quote(last)}`).")
+             f"{shell_word(last)}`).")
     if exc.fix is not None:
         fix = f"{words} {exc.fix}"
         return assets.AssetError(f"{exc.cause} {fix}", cause=exc.cause, fix=fix)
@@ -468,8 +467,8 @@ def _next_after_forecast(result: ForecastResult) -> list[str]:
     from wizard.after.next_steps import wizard_lines  # deferred: only after a forecast that worked
 
     source = str(result.assets.get("source") or "")
-    given = f" --assets {shlex.quote(source)}" if source.startswith("/") else ""
-    env = "" if result.env == _current_env_path() else f" --env {shlex.quote(result.env)}"
+    given = f" --assets {shell_word(source)}" if source.startswith("/") else ""
+    env = "" if result.env == _current_env_path() else f" --env {shell_word(result.env)}"
     read = f"import xarray; print(xarray.open_dataset({result.output!r}))"
     python = Path(result.env) / "bin" / "python"
     held = assets.file_parts(result.dataset).get("steps", "")
@@ -481,7 +480,7 @@ def _next_after_forecast(result: ForecastResult) -> list[str]:
              *(f"    {line}" for line in wizard_lines(f"forecast --list{given}"))])
     return ["Next:", *more,
             "  read the predictions (NetCDF) with xarray, in the environment's Python:",
-            f"    {shlex.quote(str(python))} -c {shlex.quote(read)}"]
+            f"    {shell_word(str(python))} -c {shell_word(read)}"]
 
 
 def _current_env_path() -> str | None:

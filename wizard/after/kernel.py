@@ -22,7 +22,6 @@ from __future__ import annotations
 
 import os
 import re
-import shlex
 import subprocess
 from collections.abc import Mapping
 from pathlib import Path
@@ -37,7 +36,7 @@ from wizard.install.add_package import add_package_command
 from wizard.install.envs import EnvMarker, env_python, read_marker
 from wizard.outputs import SHARED_MODE, refuse_linked_folders, refuse_swappable, write_output_file
 from wizard.paths import guard_env_python, home_folder
-from wizard.security import json_text, strip_terminal_escapes
+from wizard.security import json_text, shell_word, strip_terminal_escapes
 from wizard.verify.shadow import probe_shadow, shadow_caution
 
 #: jupyter_client's rule for kernel names, and at most 100 of them: the name is a folder's (300 was "the path is
@@ -271,7 +270,7 @@ def jupyter_cautions(env_path: Path, marker: EnvMarker | None,
              "github.com/google-deepmind/graphcast)")
     # Walk 27 #10: the demo notebook in a lab admin's read-only checkout cannot be saved where it is: copy it first.
     fixed = [f for f in found if not os.access(f.parent, os.W_OK)]
-    copy = (f" Its folder is read-only to you, so copy it into your home first (`cp {shlex.quote(str(fixed[0]))} ~/`) "
+    copy = (f" Its folder is read-only to you, so copy it into your home first (`cp {shell_word(str(fixed[0]))} ~/`) "
             "and open the copy." if fixed else "")
     return [f"No Jupyter server was found on this machine (no {', '.join(JUPYTER_SERVERS[:2])} or "
             f"{JUPYTER_SERVERS[2]} on PATH or in the environment; its `jupyter` command alone serves no notebook): "

@@ -23,7 +23,6 @@ from __future__ import annotations
 
 import os
 import re
-import shlex
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
@@ -36,6 +35,7 @@ from wizard.errors import UserError
 from wizard.install.activation import ACTIVE_VAR, compute_activation
 from wizard.install.envs import env_python, marker_problem, read_marker
 from wizard.outputs import SHARED_MODE, refuse_linked_folders, refuse_swappable, write_output_file
+from wizard.security import shell_word
 
 FAMILY = "graphcast"
 #: Sonames whose presence in a folder marks it as a CUDA/cuDNN library folder at load time.
@@ -209,4 +209,4 @@ def module_install(env: str | os.PathLike[str] | None = None, folder: str | os.P
     write_output_file(target, text, what="the module file", mode=SHARED_MODE)
     return {"ok": True, "module": name, "path": str(target), "dir": str(root), "env": str(env_path),
             "replaced": replaced, "verified": marker.get("verified"),
-            "use": f"module use {shlex.quote(str(root))}; module load {name}"}
+            "use": f"module use {shell_word(str(root))}; module load {name}"}

@@ -8,11 +8,11 @@ from __future__ import annotations
 
 import os
 import re
-import shlex
 from pathlib import Path
 
 from wizard import paths
 from wizard.paths import program_command
+from wizard.security import shell_word
 from wizard.self_install import (
     carry_words as carry_words,  # its words live with what they read (one tie each way)
 )
@@ -45,7 +45,7 @@ def next_steps(recipe: str, assets: str | None = None, unreachable: str | None =
 
         assets = remembered_assets()
         why = f"{why} (the folder your last forecast used)" if assets else why
-    where = f" --assets {shlex.quote(assets)}" if assets else ""
+    where = f" --assets {shell_word(assets)}" if assets else ""
     forecast = (f"{me} forecast{where or (' --assets DIR/assets' if unreachable else '')}"
                 f"{slurm.flags() if slurm is not None else ''}", why)
     return [
@@ -135,7 +135,7 @@ def use_lines(recipe: str, folder: str | os.PathLike[str] | None = None) -> list
     """The two lines a new shell needs for the module: `module use DIR` (Lmod does not know the wizard's
     folder) and `module load graphcast/<recipe>` — the Done screen and the exit "Next:" lines print both."""
     root = Path(os.path.abspath(os.path.expanduser(str(folder)))) if folder else modules_dir()
-    return [f"module use {shlex.quote(str(root))}", f"module load {module_name_for(recipe)}"]
+    return [f"module use {shell_word(str(root))}", f"module load {module_name_for(recipe)}"]
 
 
 def activate_lines() -> list[str]:
@@ -148,7 +148,7 @@ def activate_lines() -> list[str]:
     keeps the app's padding, and `\\ ` is not a continuation. Two complete commands survive both.
     """
     home = paths.chosen_state_folder()  # absolute, as in use (31st hostile pass (part A) P6)
-    export = [f"export GC_WIZARD_HOME={shlex.quote(home)}"] if home else []
+    export = [f"export GC_WIZARD_HOME={shell_word(home)}"] if home else []
     return [*export, f'eval "$({program_command()} activate)"']
 
 

@@ -10,7 +10,6 @@ it only reports; the install is the separate, explicit `gc-wizard install RECIPE
 from __future__ import annotations
 
 import argparse
-import shlex
 
 from wizard.commands.cluster_options import facts_for, slurm_target, where_line
 from wizard.commands.options import install_options
@@ -24,6 +23,7 @@ from wizard.flows.options import unique_links
 from wizard.flows.review import download_size, review
 from wizard.flows.session import survey
 from wizard.paths import wizard_command
+from wizard.security import shell_word
 
 
 def _current_lines() -> list[str]:
@@ -76,7 +76,7 @@ def run(args: argparse.Namespace) -> int:
 
     say("")
     say(f"== Plan for the recommended recipe: {best.recipe.id} ==")
-    extra = "".join(f" --recipes-dir {shlex.quote(d)}" for d in recipes_dir)
+    extra = "".join(f" --recipes-dir {shell_word(d)}" for d in recipes_dir)
     src = getattr(args, "graphcast_src", None)
     found = None if src else remembered_graphcast(best.recipe.graphcast.version)
     remembered, install = found if found else (None, "")
@@ -90,15 +90,15 @@ def run(args: argparse.Namespace) -> int:
         plan_options = replace(plan_options, graphcast_src=src)
         say(f"GraphCast from {src}, which {install[0].lower()}{install[1:]} used (--graphcast-src DIR gives another).")
     # The sources go after the command: that is where `install` reads them.
-    sources = f" --graphcast-src {shlex.quote(src)}" if src else ""
-    sources += "".join(f" --find-links {shlex.quote(link)}" for link in links)
+    sources = f" --graphcast-src {shell_word(src)}" if src else ""
+    sources += "".join(f" --find-links {shell_word(link)}" for link in links)
     sources += " --offline" if offline else ""
     try:
         checked = review(plan_options)
         say(plan_text(checked, download_size(checked.plan, budget=PLAN_SIZE_BUDGET)))
         if checked.plan.unreachable_links and best.recipe.alternatives:
             # Walk 24 #2: the line below takes the source that can install here, as the plan's "To run it:" does.
-            sources = f" --alternative {shlex.quote(best.recipe.alternatives[0].id)}{sources}"
+            sources = f" --alternative {shell_word(best.recipe.alternatives[0].id)}{sources}"
     except WizardError as exc:
         say(f"The plan cannot be made yet: {exc}")
 

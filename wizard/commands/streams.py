@@ -41,6 +41,7 @@ import errno
 import fcntl
 import io
 import os
+import re
 import sys
 from collections.abc import Iterator
 
@@ -116,6 +117,35 @@ def _word_around(text: str, start: int, end: int, reach: int = 4096) -> str:
 
 
 codecs.register_error(_ERRORS, _bytes_or_stand_in)
+
+
+def _is_utf8(encoding: str) -> bool:
+    try:
+        return codecs.lookup(encoding).name == "utf-8"
+    except LookupError:
+        return False
+
+
+#: Blank runs, kept by `re.split`: what lies between them is a word.
+_BLANKS = re.compile(r"(\s+)")
+
+
+def _encoded(text: str, encoding: str) -> bytes:
+    """`text` as the bytes to write on a stream in `encoding`: a word that holds a `/` (a path, or part of one) as the
+    file system's bytes (UTF-8, a path's undecodable byte as that byte), whatever the stream's encoding; the rest in
+    the stream's encoding, through the output layer's handler.
+
+    Why: under `PYTHONIOENCODING=latin-1` a state folder `…/lé` was printed as `export GC_WIZARD_HOME='…/l\\351'`,
+    `module use '…/l\\351/modules'` and `Log: …/l\\351/logs/…`: Latin-1 has `é`, so no error reached the handler
+    that writes a path's missing character as its UTF-8 bytes (32nd hostile pass (part A) P4), and each pasted line
+    named another folder than the one on disk (33rd hostile pass (part A) P3). The handler's rule, a character in a
+    path is written as the bytes the path holds, now holds for every character of a path."""
+    if text.isascii() or _is_utf8(encoding):
+        return text.encode(encoding, _ERRORS)
+    out = bytearray()
+    for piece in _BLANKS.split(text):
+        out += piece.encode("utf-8" if "/" in piece and not piece.isascii() else encoding, _ERRORS)
+    return bytes(out)
 
 
 def stream_target(fd: int) -> str:
@@ -229,6 +259,7 @@ class GuardedStream(io.TextIOBase):
         # ("strict" on an ASCII locale) would fail on a path byte or a `●`.
         self._buffer = buffer
         self._encoding = getattr(inner, "encoding", None) or "utf-8"
+        self._utf8 = _is_utf8(self._encoding)
 
     # The attributes code reads from a stream.
     @property
@@ -249,8 +280,8 @@ class GuardedStream(io.TextIOBase):
 
     def write(self, text: str) -> int:
         text = reveal_format_characters(redact_output(text))
-        if not text.isascii():  # a `--json` line the locale cannot write is escaped, never turned into `?`
-            text = json_lines_for(text, self._encoding)
+        if not text.isascii():  # a `--json` line the locale cannot write as UTF-8 is escaped, never turned into `?`
+            text = json_lines_for(text, self._encoding if self._utf8 else "ascii")
         return self._write(text)
 
     def write_verbatim(self, text: str) -> int:
@@ -268,7 +299,7 @@ class GuardedStream(io.TextIOBase):
         try:
             if self._buffer is not None:
                 self.inner.flush()  # keep order with anything written to the inner stream directly
-                self._write_all(text.encode(encoding or self._encoding, _ERRORS))
+                self._write_all(_encoded(text, encoding or self._encoding))
             else:
                 self.inner.write(text.encode(self._encoding, _ERRORS).decode(self._encoding, "replace"))
         except BrokenPipeError:

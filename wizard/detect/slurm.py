@@ -36,7 +36,7 @@ from wizard.detect.slurm_env import job_marker
 from wizard.detect.srun_errors import explain
 from wizard.detect.srun_job import DEFAULT_WAIT, JobState, SrunJob, queue_sentence, stop_srun, wait_for
 from wizard.errors import OperationFailed, UserError
-from wizard.security import make_folders, open_private_log, redact_secrets, write_private_file
+from wizard.security import make_folders, open_private_log, redact_secrets, shell_word, write_private_file
 
 __all__ = ["DEFAULT_WAIT", "DetectionStopped", "SlurmTarget", "detect_on_node", "job_marker", "partitions",
            "srun_on_path"]
@@ -100,8 +100,8 @@ class SlurmTarget:
         """` --slurm [PARTITION] --srun-arg=…` as a shell takes them: the one way every printed line that follows work
         done through srun names this target again (the plan's "To run it:", the stopped check's, forecast's Next).
         Walk 24 #3: those lines dropped `--slurm`, so a pasted check ran on the login node, which has no GPU."""
-        words = " --slurm" + (f" {shlex.quote(self.partition)}" if self.partition else "")
-        words += "".join(f" --srun-arg={shlex.quote(arg)}" for arg in self.srun_args)
+        words = " --slurm" + (f" {shell_word(self.partition)}" if self.partition else "")
+        words += "".join(f" --srun-arg={shell_word(arg)}" for arg in self.srun_args)
         return words + (f" --slurm-wait {self.wait:g}" if self.wait != DEFAULT_WAIT else "")
 
     def srun(self, job_name: str) -> list[str]:

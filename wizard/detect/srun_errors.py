@@ -15,7 +15,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from wizard.detect import slurm_cluster
-from wizard.security import cut
+from wizard.security import cut, shell_word
 
 
 @dataclass(frozen=True)
@@ -94,12 +94,11 @@ def _cancelled(where: str, what: str) -> str:
 
 
 def _not_started(where: str, what: str) -> str:
-    import shlex
 
     from wizard import paths  # only for this sentence
 
     archive = paths.zip_archive()
-    ran = " ".join(shlex.quote(part) for part in paths.program_argv())
+    ran = " ".join(shell_word(part) for part in paths.program_argv())
     files = f"the wizard's Python, its zip archive {archive}" if archive is not None else "the wizard's Python"
     # Named as it was run, so a node that lacks one of them says which (22nd hostile pass P12: a zipapp was launched
     # as `python3 -m wizard` and the failure blamed on storage).

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import os
 import re
-import shlex
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -23,7 +22,7 @@ from wizard.install.plan import Plan
 from wizard.install.sources import SourceVerdict, Wheelhouse, source_name
 from wizard.paths import builtin_recipes_dir, state_dir, state_warning, user_recipes_dir
 from wizard.recipes.match import range_text
-from wizard.security import redact_secrets
+from wizard.security import redact_secrets, shell_word
 from wizard.wrap import command, keep_together, wrap
 
 TYPE_CHECKING = False  # `typing.TYPE_CHECKING` without importing `typing`
@@ -75,7 +74,7 @@ def _wrap(text: str, indent: str, width: int) -> list[str]:
 
 def command_lines(argv: tuple[str, ...], width: int, first: str = "     $ ", rest: str = "         ") -> list[str]:
     """Shell-quoted for display, wrapped only between arguments with `\\` so it still pastes whole."""
-    return command([shlex.quote(a) for a in argv], width, first, rest)
+    return command([shell_word(a) for a in argv], width, first, rest)
 
 
 def index_down_words(plan: Plan, index: str) -> str:
@@ -91,7 +90,7 @@ def index_down_words(plan: Plan, index: str) -> str:
     bundled = remembered_bundle(recipe)
     bundle = bundled[0] if bundled else None
     way = (f"{in_sentence(bundled[1])} came from the bundle {bundle}: install from it again "
-           f"(`--bundle {shlex.quote(bundle)}`)" if bundled else
+           f"(`--bundle {shell_word(bundle)}`)" if bundled else
            f"where an index answers, `gc-wizard bundle {recipe} --out DIR` gathers everything; copy DIR here and give "
            "`--bundle DIR` (or a wheelhouse: --find-links DIR --offline)")
     return f"the index {index} cannot be reached from here, so the packages step would fail: {way}."
@@ -190,7 +189,7 @@ def _refusals(review: PlanReview, hints: PlanHints, width: int) -> list[str]:
 
 
 def _step_commands(step, width: int) -> list[str]:
-    env = " ".join(f"{k}={shlex.quote(v)}" for k, v in step.env.items())
+    env = " ".join(f"{k}={shell_word(v)}" for k, v in step.env.items())
     return ([f"     with {env}"] if env else []) + command_lines(step.argv, width)
 
 

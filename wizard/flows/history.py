@@ -7,7 +7,6 @@ current" and each guarded an unreadable file in its own way; the answers and the
 
 from __future__ import annotations
 
-import shlex
 import time
 from collections.abc import Iterable
 from dataclasses import replace
@@ -17,6 +16,7 @@ from typing import Any
 from wizard import paths
 from wizard.history.store import History, load_history, now, record_verify
 from wizard.install import envs
+from wizard.security import shell_word
 from wizard.verify.check import VerifyResult
 from wizard.verify.protocol import TIER_TITLES
 
@@ -227,7 +227,7 @@ def failed_check_words(entry) -> str:
     where = f"at {TIER_TITLES.get(check.failed_tier, check.failed_tier)}" if check.failed_tier else ""
     cause = ": ".join(part for part in (where, why) if part)
     log = check.log or entry.log
-    diagnose = f"`gc-wizard diagnose {shlex.quote(log)}`" if log else "`gc-wizard diagnose LOG`"
+    diagnose = f"`gc-wizard diagnose {shell_word(log)}`" if log else "`gc-wizard diagnose LOG`"
     return (f"Your last install of it failed its GraphCast check{node}{f' ({cause})' if cause else ''}, history "
             f"{entry.id}. Installing it again will likely fail the same way: {diagnose} names the cause and its fix "
             "(in the app: History, d).")

@@ -6,10 +6,10 @@ A module of its own (it was in `describe_plan`): the session's bundle-first reco
 
 from __future__ import annotations
 
-import shlex
 from pathlib import Path
 
 from wizard.install.bundle import WHEELS as BUNDLE_WHEELS
+from wizard.security import shell_word
 
 
 def install_line(command: str, recipe_id: str, *, recipes_dir: str | None = None, env: str | None = None,
@@ -24,21 +24,21 @@ def install_line(command: str, recipe_id: str, *, recipes_dir: str | None = None
     Why one: rollback's refusals built their own `gc-wizard install RECIPE --graphcast-src FILE`, which dropped the
     entry's `--recipes-dir`, `--find-links`, `--offline`, `--bundle` and installer, so the advised line failed
     with "unknown recipe" (24th hostile pass (part B) P2)."""
-    line = f"{command} install {shlex.quote(recipe_id)}"
-    line += f" --recipes-dir {shlex.quote(recipes_dir)}" if recipes_dir else ""
-    line += f" --env {shlex.quote(env)}" if env else ""
-    line += f" --installer {shlex.quote(installer)}" if installer else ""
-    line += f" --python {shlex.quote(python)}" if python else ""
-    line += f" --alternative {shlex.quote(alternative)}" if alternative else ""
+    line = f"{command} install {shell_word(recipe_id)}"
+    line += f" --recipes-dir {shell_word(recipes_dir)}" if recipes_dir else ""
+    line += f" --env {shell_word(env)}" if env else ""
+    line += f" --installer {shell_word(installer)}" if installer else ""
+    line += f" --python {shell_word(python)}" if python else ""
+    line += f" --alternative {shell_word(alternative)}" if alternative else ""
     line += " --with-notebook" if with_notebook else ""
     line += " --allow-extra-packages" if allow_extra_packages else ""
     if bundle:  # the bundle brings its GraphCast wheel, its wheels and the offline install itself
         bundled = str(Path(bundle) / BUNDLE_WHEELS)
-        line += f" --bundle {shlex.quote(bundle)}"
-        line += "".join(f" --find-links {shlex.quote(link)}" for link in find_links if link != bundled)
+        line += f" --bundle {shell_word(bundle)}"
+        line += "".join(f" --find-links {shell_word(link)}" for link in find_links if link != bundled)
     else:
-        line += f" --lock {shlex.quote(lock)}" if lock else ""
-        line += f" --graphcast-src {shlex.quote(graphcast_src)}" if graphcast_src else ""
-        line += "".join(f" --find-links {shlex.quote(link)}" for link in find_links)
+        line += f" --lock {shell_word(lock)}" if lock else ""
+        line += f" --graphcast-src {shell_word(graphcast_src)}" if graphcast_src else ""
+        line += "".join(f" --find-links {shell_word(link)}" for link in find_links)
         line += " --offline" if offline else ""
     return line + (slurm.flags() if slurm is not None else "")

@@ -30,7 +30,6 @@ from __future__ import annotations
 import json
 import os
 import re
-import shlex
 import threading
 from collections.abc import Callable
 from dataclasses import dataclass, replace
@@ -69,7 +68,7 @@ from wizard.install.source_copy import as_recorded
 from wizard.install.source_places import _located, local_path
 from wizard.lock import StateLock
 from wizard.recipes.pythons import find_pythons
-from wizard.security import holds_mask, redact_secrets
+from wizard.security import holds_mask, redact_secrets, shell_word
 from wizard.source_trust import refuse_swappable_source
 from wizard.tree_walk import remove_tree
 from wizard.uv_tool import uv_bin
@@ -341,7 +340,7 @@ def changed_source_problem(entry: Entry) -> str | None:
                 "so its environment cannot be rebuilt as it was; nothing changed. Put it back where it was, or "
                 f"install the recipe again from {source} you have, in place of the word in capitals: "
                 f"`{install_advice(entry, graphcast_src='FILE', gone=True)}`.")
-    look = f" (`git -C {shlex.quote(str(path))} status` shows what changed, if it is a git checkout)" if folder else ""
+    look = f" (`git -C {shell_word(str(path))} status` shows what changed, if it is a git checkout)" if folder else ""
     return (f"entry {entry.id} installed GraphCast from {what}, which has changed since the install (its sha256 "
             "differs from the one recorded, or it cannot be read), so a rebuild would install something else under "
             f"the entry's name; nothing changed. Put it back as it was{look}, or install the recipe again from it as "
@@ -407,7 +406,7 @@ def target_path_problem(entry: Entry, history: History | None = None) -> str | N
     link = paths.link_trouble(env)
     if link:
         return (f"{env} (entry {entry.id}) is {link}, so no environment can be used or rebuilt there; nothing "
-                f"changed. Remove the link (`rm {shlex.quote(str(env))}`; where it points is not touched), then roll "
+                f"changed. Remove the link (`rm {shell_word(str(env))}`; where it points is not touched), then roll "
                 f"back again to rebuild the environment, or install the recipe anew: `{install_advice(entry)}`.")
     if os.path.exists(env) and not env.is_dir():
         # Sixteenth hostile pass P7: a FIFO at the env's path made `uv venv` wait on it for the 30-minute limit.
@@ -1034,7 +1033,7 @@ def _remove_env_users(env: Path, kernels: list[dict[str, Any]], modules: list[Pa
             kernel_remove(None, kernel["name"])
         except WizardError as exc:
             lines.append(f"The Jupyter kernel {kernel['name']} ({kernel['path']}) still runs {env}: {exc} Remove it "
-                         f"with `gc-wizard kernel remove --name {shlex.quote(kernel['name'])}`.")
+                         f"with `gc-wizard kernel remove --name {shell_word(kernel['name'])}`.")
         else:
             lines.append(f"Removed the Jupyter kernel {kernel['name']} ({kernel['path']}), which ran it.")
     for path in modules:
@@ -1042,7 +1041,7 @@ def _remove_env_users(env: Path, kernels: list[dict[str, Any]], modules: list[Pa
             path.unlink()
         except OSError as exc:
             lines.append(f"The module file {path} still loads {env}: {exc.strerror or exc}. Remove it with "
-                         f"`rm {shlex.quote(str(path))}`.")
+                         f"`rm {shell_word(str(path))}`.")
         else:
             lines.append(f"Removed the module file {path}, which loaded it.")
     return lines

@@ -19,7 +19,6 @@ from __future__ import annotations
 import dataclasses
 import io
 import os
-import shlex
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -37,6 +36,7 @@ from wizard.recipes.alternatives import with_python_reach
 from wizard.recipes.loader import UnknownRecipe, get_recipe, load_recipes, recipes_dir_for
 from wizard.recipes.match import RecipeMatch, match_recipes
 from wizard.recipes.pythons import find_pythons
+from wizard.security import shell_word
 from wizard.source_trust import refuse_swappable_source
 from wizard.verify.causes import Context
 from wizard.verify.diagnose import Finding, Scanner, scan_stream, uses_facts
@@ -157,7 +157,7 @@ def plan_for(options: InstallOptions) -> Plan:
         if carried is None:
             raise
         raise UserError(f"unknown recipe '{options.recipe_id}' here, but the bundle {options.bundle} carries its "
-                        f"recipe file: add `--recipes-dir {shlex.quote(carried)}`; nothing changed.") from None
+                        f"recipe file: add `--recipes-dir {shell_word(carried)}`; nothing changed.") from None
     if options.with_notebook:
         if options.lock or options.bundle:
             raise UserError("--with-notebook adds packages to the recipe's pins; a --lock or --bundle fixes them. "
@@ -216,14 +216,14 @@ def _with_remembered_source(plan: Plan) -> Plan:
     if bundled:  # walk 26 #7: the bundle, never its GraphCast wheel alone, which installs nothing with no index
         bundle, install = bundled  # named as the history says that install went (30th pass leftovers, item 3)
         words = (f"{plan.unreachable_source.removesuffix('.')}. {install} came from the bundle {bundle}: install "
-                 f"from it again (`--bundle {shlex.quote(bundle)}`).")
+                 f"from it again (`--bundle {shell_word(bundle)}`).")
         return dataclasses.replace(plan, unreachable_source=words)
     found = remembered_graphcast(version)
     if not found or found[0] == plan.graphcast_src:
         return plan
     remembered, install = found
     words = (f"{plan.unreachable_source.removesuffix('.')}. {install} used {remembered}: give it again "
-             f"(`--graphcast-src {shlex.quote(remembered)}`).")
+             f"(`--graphcast-src {shell_word(remembered)}`).")
     return dataclasses.replace(plan, unreachable_source=words)
 
 

@@ -9,10 +9,10 @@ Both now ask this: `ENV/bin/python -m pip install PACKAGE` where the environment
 from __future__ import annotations
 
 import os
-import shlex
 from pathlib import Path
 
 from wizard.errors import OperationFailed
+from wizard.security import shell_line
 from wizard.uv_tool import uv_bin
 
 
@@ -25,9 +25,9 @@ def add_package_command(env: str | os.PathLike[str], package: str = "PACKAGE", *
     """Shell text that installs `package` into `env`; `pip` says whether the env has pip (default: look)."""
     python = str(Path(env) / "bin" / "python")
     if has_pip(env) if pip is None else pip:
-        return shlex.join([python, "-m", "pip", "install", package])
+        return shell_line([python, "-m", "pip", "install", package])
     try:
         uv = uv_bin()
     except OperationFailed:  # a wizard without its uv: the name still tells the user what to fetch
         uv = "uv"
-    return shlex.join([uv, "pip", "install", "--python", python, package])
+    return shell_line([uv, "pip", "install", "--python", python, package])

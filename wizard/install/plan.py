@@ -32,7 +32,6 @@ from __future__ import annotations
 import dataclasses
 import os
 import re
-import shlex
 import sys
 import urllib.parse
 from dataclasses import dataclass, field, replace
@@ -74,6 +73,7 @@ from wizard.recipes.alternatives import (
 from wizard.recipes.loader import PromptRule, Recipe
 from wizard.recipes.match import range_text
 from wizard.recipes.pythons import PythonChoice, choose_python, fits, probe_python, requested_python
+from wizard.security import shell_line, shell_word
 from wizard.source_trust import refuse_swappable_destination, refuse_swappable_source
 from wizard.uv_tool import uv_bin
 
@@ -110,7 +110,7 @@ class Step:
     @property
     def display(self) -> str:
         """The command, shell-quoted for display only (it is never run through a shell)."""
-        return shlex.join(self.argv)
+        return shell_line(self.argv)
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -355,7 +355,7 @@ def resolve_target(env: str | Path | None, recipe_id: str, planned_at: datetime 
         # reported as the state folder not existing (sixth pass 7a).
         what = "is not a folder" if env_dir.parent.exists() else "does not exist"
         raise UserError(f"--env {shown}: its parent folder {env_dir.parent} {what}; make it first "
-                        f"(mkdir -p {shlex.quote(str(env_dir.parent))}) or give a folder inside one that exists.")
+                        f"(mkdir -p {shell_word(str(env_dir.parent))}) or give a folder inside one that exists.")
     if env_dir.is_dir() and any(env_dir.iterdir()):
         raise UserError(f"--env {shown} is a folder that is neither empty nor a Python environment "
                         "(no bin/python); give a new folder or an existing environment")

@@ -210,7 +210,7 @@ def temporary_root_refusal(root: str | None = None, done: str = DONE) -> tuple[s
     foreign = temporary_root_risk(root, done)
     if foreign is not None:
         return foreign, True
-    no_room = temporary_room_problem(root, done)
+    no_room = temporary_room_problem(root, done) or installers_temporary_problem(done)
     return None if no_room is None else (no_room, False)
 
 
@@ -231,6 +231,36 @@ def temporary_room_problem(root: str, done: str = DONE) -> str | None:
     return (f"{paths.temporary_words(place)} cannot be used: {why}; uv and pip write their temporary files "
             f"there, so {done}. Point {variable or 'the temporary folder'} at a folder you can write on a disk with "
             f"room (`export {variable or 'TMPDIR'}=$HOME/tmp`, after `mkdir -p` it).")
+
+
+#: Where uv writes its temporary files when TMPDIR is not set (Rust's `std::env::temp_dir()`: TMPDIR, else /tmp).
+INSTALLERS_DEFAULT_TEMPORARY = "/tmp"
+
+
+def installers_temporary_folder() -> str:
+    """The folder uv writes its temporary files in when the wizard does not give it one: TMPDIR as set, else /tmp.
+    uv reads only TMPDIR (not TEMP or TMP), and never passes over an unusable /tmp; pip, a Python program, does
+    (`tempfile`), so uv's rule is the one both installers keep."""
+    return os.environ.get("TMPDIR") or INSTALLERS_DEFAULT_TEMPORARY
+
+
+def installers_temporary_problem(done: str = DONE) -> str | None:
+    """Why uv cannot write its temporary files where it will with TMPDIR unset (/tmp read-only, full, out of inodes,
+    not yours to write), as one sentence naming /tmp and TMPDIR, or None (TMPDIR set: `temporary_room_problem` asks).
+
+    Why: 33rd hostile pass (part A) P4 — with TMPDIR, TEMP and TMP unset and /tmp read-only or full, the check asked
+    Python's `tempfile.gettempdir()`, which passes over /tmp to /var/tmp; the plan was silent, and `install` ran every
+    step, then failed at listing the packages ("Read-only file system … /tmp/.tmpXXXX", uv's) and threw the finished
+    environment away. The check now tests the folder the installer itself will use."""
+    if os.environ.get("TMPDIR"):
+        return None
+    place = Path(installers_temporary_folder())
+    why = bounded.not_a_folder(place) if not place.is_dir() else unusable_folder(place)
+    if why is None:
+        return None
+    return (f"{place}, where uv writes its temporary files when TMPDIR is not set, cannot be used: {why}; so {done}. "
+            "Point TMPDIR at a folder you can write on a disk with room (`export TMPDIR=$HOME/tmp`, after "
+            "`mkdir -p` it).")
 
 
 def temporary_root_risk(root: str, done: str = DONE) -> str | None:

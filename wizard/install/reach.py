@@ -15,7 +15,6 @@ functions. No network access happens here: only text is read.
 from __future__ import annotations
 
 import re
-import shlex
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -23,7 +22,7 @@ from pathlib import Path
 from wizard.install.indexes import IndexSetting, index_for_host
 from wizard.installer_files import UV_SYSTEM_CERTS, uv_trust_gap
 from wizard.recipes.alternatives import python_download_words
-from wizard.security import redact_secrets
+from wizard.security import redact_secrets, shell_word
 
 #: Words that mean "the network did not get there" in git, curl, pip (urllib3), uv (reqwest) output.
 _FAILURE_RE = re.compile(
@@ -284,17 +283,17 @@ def advice_for(hosts: list[Unreachable], recipe=None, python_version: str = "3.1
         from wizard.recipes.loader import recipes_dir_for
 
         folder = recipes_dir_for(recipe)
-        given = f" --recipes-dir {shlex.quote(folder)}" if folder else ""
+        given = f" --recipes-dir {shell_word(folder)}" if folder else ""
         lead = "Or bring everything on a bundle" if setting is not None else \
             f"Here {what}. Bring everything on a bundle instead"
         if bundle_here:
             lead = "Or install from the bundle" if setting is not None else f"Here {what}. Install from the bundle"
             carried = Path(bundle_here) / "recipes"  # the recipe's copy the bundle carries (`bundle.RECIPES`)
             if folder and (carried / f"{rid}.yaml").is_file():
-                given = f" --recipes-dir {shlex.quote(str(carried))}"
+                given = f" --recipes-dir {shell_word(str(carried))}"
             parts.append(f"{lead} {bundle_install or f'your last install of {rid}'} came from, which is here: "
                          f"`gc-wizard install {rid}"
-                         f"{given} --bundle {shlex.quote(bundle_here)}` (no network at all).")
+                         f"{given} --bundle {shell_word(bundle_here)}` (no network at all).")
             return " ".join(parts)
         if switch:
             # Walk 27 #3: pip reaches the index here, so the switch above is the fix; the bundle's and the wheelhouse's

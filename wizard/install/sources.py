@@ -60,7 +60,7 @@ from wizard.install.source_spelling import source_spelling
 from wizard.install.tree_copy import copy_problem
 from wizard.install.wheel_overwrites import overwrite_words, overwritten_packages
 from wizard.recipes.alternatives import REACH_TIMEOUT, reachable
-from wizard.security import known_home
+from wizard.security import known_home, shell_word
 from wizard.source_trust import refuse_swappable_source
 
 #: Versions DeepMind published of GraphCast (setup.py of the v0.1, v0.1.1 and v0.2 tags). A
@@ -335,7 +335,6 @@ def separate_checkout_words(folder: str, version: str) -> str:
     What works is `--no-local` with the upload-pack told the source is safe (`-u 'git -c safe.directory=GITDIR
     upload-pack'`); and the copy goes under HOME, not beside the checkout in a folder that is not the user's."""
     import os  # deferred: only a refusal needs these
-    import shlex
 
     from wizard.children import owner_words
     from wizard.paths import unused_path
@@ -364,7 +363,7 @@ def separate_checkout_words(folder: str, version: str) -> str:
     return (f"check out v{version} in a copy{'' if own_parent else ' of your own'} and leave this one as it is "
             f"({whose}other installs may use it): "
             f"{clone_command(folder, copy, others_own_it=others is not None)} && "
-            f"git -C {shlex.quote(copy)} checkout v{version}, then give {copy}; or pass --force to install it anyway.")
+            f"git -C {shell_word(copy)} checkout v{version}, then give {copy}; or pass --force to install it anyway.")
 
 
 def clone_command(folder: str, copy: str, *, others_own_it: bool = False) -> str:
@@ -377,17 +376,16 @@ def clone_command(folder: str, copy: str, *, others_own_it: bool = False) -> str
     hook and
     honours no command from the repository's config. Never the global `safe.directory` git's own message
     suggests, which would trust that repository for every later git command (27th hostile pass (part B) P7)."""
-    import shlex  # deferred: only a refusal needs it
 
     if not others_own_it:
-        return f"git clone {shlex.quote(folder)} {shlex.quote(copy)}"
+        return f"git clone {shell_word(folder)} {shell_word(copy)}"
     try:
         dirs = git_dirs(folder)
     except OSError:
         dirs = None
     gitdir = dirs.common if dirs is not None else Path(folder)
-    pack = f"git -c safe.directory={shlex.quote(str(gitdir))} upload-pack"
-    return f"git clone --no-local -u {shlex.quote(pack)} {shlex.quote(folder)} {shlex.quote(copy)}"
+    pack = f"git -c safe.directory={shell_word(str(gitdir))} upload-pack"
+    return f"git clone --no-local -u {shell_word(pack)} {shell_word(folder)} {shell_word(copy)}"
 
 
 def check_identity(identity: SourceIdentity, *, name: str, version: str, revision: str,
@@ -535,7 +533,6 @@ def leftover_words(folder: str, leftovers: tuple[str, ...]) -> str:
     whether they mattered). Every build — the install's, the bundle's — is of a copy without them
     (`source_copy.folder_copy`); a build in the folder itself would pack what `build/lib` holds, stale files
     included (pip and uv both, checked with a stale `build/lib`)."""
-    import shlex  # deferred: only a checkout with leftovers needs it
 
     shown = ", ".join(leftovers[:3]) + (f" and {len(leftovers) - 3} more" if len(leftovers) > 3 else "")
     said = (f"It also holds what an earlier build left ({shown}), counted apart from its changes and not used when "
@@ -544,8 +541,8 @@ def leftover_words(folder: str, leftovers: tuple[str, ...]) -> str:
         # Walk 27 #4: a lab admin's read-only checkout got a `git clean` its reader cannot run, for files no build
         # uses: said as harmless, no command.
         return f"{said}."
-    names = " ".join(shlex.quote(name.rstrip("/")) for name in leftovers)
-    where = shlex.quote(folder)
+    names = " ".join(shell_word(name.rstrip("/")) for name in leftovers)
+    where = shell_word(folder)
     clear = (f"git -C {where} clean -xdf -- {names}" if (Path(folder) / ".git").exists()
              else f"cd {where} && rm -rf -- {names}")
     return f"{said}; to clear them: {clear}."

@@ -27,7 +27,7 @@ from wizard.errors import UserError
 from wizard.install.reach import advice_for, find_unreachable
 from wizard.recipes.family import default_recipes, family_recipes
 from wizard.recipes.loader import Recipe, is_recipe_id, load_recipes
-from wizard.security import cut, redact_secrets, strip_terminal_escapes
+from wizard.security import cut, redact_secrets, shell_word, strip_terminal_escapes
 from wizard.verify import causes, fallback, log_values
 from wizard.verify.noexec_place import noexec_place_fix
 from wizard.verify.protocol import TIER_PREFIX, TIER_START_PREFIX, Tier
@@ -809,7 +809,6 @@ def with_given_graphcast(text: str, given: tuple[str, str] | None, finding_id: s
     recipe's own; else the line says `--graphcast-src DIR` and the source named is quoted once as not used."""
     if given is None or "gc-wizard install " not in text or finding_id in _SOURCE_AT_FAULT:
         return text
-    import shlex  # deferred: only a fix for a run from a local GraphCast quotes one
 
     version, source = given
     try:
@@ -829,7 +828,7 @@ def with_given_graphcast(text: str, given: tuple[str, str] | None, finding_id: s
         if not refused:
             refused.append(log_values.source_refusal(source))
         if refused[0] is None:
-            return f"`gc-wizard install {match.group('recipe')}{rest} --graphcast-src {shlex.quote(source)}`"
+            return f"`gc-wizard install {match.group('recipe')}{rest} --graphcast-src {shell_word(source)}`"
         line = f"`gc-wizard install {match.group('recipe')}{rest} --graphcast-src {log_values.PLACEHOLDER}`"
         if said:
             return line

@@ -10,11 +10,11 @@ machine, on a noexec mount that is not the temporary folder's, the fix names tha
 from __future__ import annotations
 
 import re
-import shlex
 import tempfile
 from pathlib import Path
 
 from wizard import paths
+from wizard.security import shell_word
 
 #: An absolute path of a shared library in the loader's words ("/x/y/lib.so.1: failed to map segment …").
 _LIBRARY = re.compile(r"(/[^\s:'\"()]+\.so(?:\.[\w.-]+)?)")
@@ -33,7 +33,7 @@ def noexec_place_fix(evidence: list[str]) -> str | None:
             mount = paths.noexec_mount(library.parent)
             if mount is None or mount == temporary:
                 continue
-            shown, quoted = _escaped(str(mount)), _escaped(shlex.quote(str(mount)))
+            shown, quoted = _escaped(str(mount)), _escaped(shell_word(str(mount)))
             return (f"The library {_escaped(str(library))} lies on {shown}, which is mounted noexec (`findmnt -T "
                     f"{quoted} -o TARGET,OPTIONS` shows it), so nothing compiled loads from there; the temporary "
                     "folder (TMPDIR) has no part in it. Install into a new environment on a disk that allows programs "

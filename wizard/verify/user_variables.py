@@ -13,10 +13,9 @@ the activation, the recipe's runtime variables nor the wizard's own additions se
 
 from __future__ import annotations
 
-import shlex
 from collections.abc import Mapping, Sequence
 
-from wizard.security import cut
+from wizard.security import cut, shell_word
 from wizard.verify.diagnose import Finding
 
 FINDING_ID = "behaviour_variables_set"
@@ -65,7 +64,7 @@ def behaviour_finding(child: Mapping[str, str], base: Mapping[str, str], *, fail
     names = [name for name, _ in found]
     said = ", ".join(f"{name}={cut(value, 60)}" for name, value in found)
     evidence = [f"{name}={cut(value, 120)} is set in this shell" for name, value in found]
-    unset = f"`unset {' '.join(shlex.quote(name) for name in names)}`"
+    unset = f"`unset {' '.join(shell_word(name) for name in names)}`"
     if failure is None:
         explanation = (f"This shell sets {said}. Python, JAX or XLA read {'them' if len(names) > 1 else 'it'} at "
                        "every start of the environment's Python, so a check, a notebook or a script started from "

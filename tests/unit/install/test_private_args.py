@@ -310,3 +310,32 @@ def test_the_refusal_names_the_variable_the_temporary_folder_came_from(tmp_path,
     said = str(info.value)
     assert f"the temporary folder ({variable}) {shared}" in said and f"Point {variable} at" in said, said
     assert "TMPDIR" not in said, said
+
+
+@pytest.mark.parametrize("kind", ["a file", "missing"])
+def test_with_tmpdir_unset_the_folder_uv_writes_in_is_checked_not_pythons_fallback(tmp_path, monkeypatch, kind):
+    """33rd hostile pass (part A) P4: with TMPDIR, TEMP and TMP unset and /tmp read-only or full, the check asked
+    Python's `tempfile.gettempdir()`, which passes over /tmp to /var/tmp, while uv writes in /tmp: the plan was silent
+    and the install ran every step, then failed and threw the environment away. The installers' own folder (TMPDIR,
+    else /tmp) is checked, by the plan and before the install's first step, and the sentence names /tmp and TMPDIR."""
+    from wizard.errors import UserError
+    from wizard.install import private_args
+
+    uvs = tmp_path / "tmp"
+    if kind == "a file":
+        uvs.write_text("")
+    good = tmp_path / "var-tmp"
+    good.mkdir()
+    for name in ("TMPDIR", "TEMP", "TMP"):
+        monkeypatch.delenv(name, raising=False)
+    monkeypatch.setattr(private_args, "INSTALLERS_DEFAULT_TEMPORARY", str(uvs))
+    monkeypatch.setattr(private_args.tempfile, "tempdir", str(good))  # Python's fallback, which is usable
+    with pytest.raises(UserError) as info:
+        private_args.check_temporary_root()
+    said = str(info.value)
+    assert said.startswith(f"{uvs}, where uv writes its temporary files when TMPDIR is not set, cannot be used"), said
+    assert "nothing was done" in said and "export TMPDIR=" in said
+    planned = private_args.temporary_root_refusal(done="`install` would stop before its first step")
+    assert planned is not None and str(uvs) in planned[0] and not planned[1]
+    monkeypatch.setenv("TMPDIR", str(good))  # uv then writes where TMPDIR says, and /tmp is no matter
+    assert private_args.check_temporary_root() == str(good) and private_args.temporary_root_refusal() is None

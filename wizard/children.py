@@ -588,6 +588,8 @@ def note_own_installation() -> None:
     a lab's gc-wizard in a group-writable shared folder is a likely place for it."""
     import sys  # already loaded: costs nothing
 
+    from wizard.security import shell_word  # loaded by then; not at the top: this module imports no wizard
+
     package = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))  # the folder `import wizard` reads from
     for place in (sys.executable, os.path.join(package, "wizard"), package):
         if not place or not os.path.exists(place):  # a zipapp's package is inside its archive
@@ -596,7 +598,7 @@ def note_own_installation() -> None:
         if found:
             where, why = found
             _said(f"gc-wizard's own installation: {why}, so another user could change the gc-wizard (or the Python) "
-                  f"you run and have their code run as you; take that write away (`chmod go-w {where}`, as its "
+                  f"you run and have their code run as you; take that write away (`chmod go-w {shell_word(where)}`, as its "
                   "owner) or install gc-wizard in a folder only you (and root) can write.")
             return
 

@@ -681,7 +681,7 @@ def _unlisted(source: Source, asset: Asset) -> None:
     unchecked (nineteenth hostile pass P11: a SHA256SUMS listing only stats/ let a tampered params file through)."""
     shown = Path(source.location) / asset.relpath if source.is_local else shown_url(source.url(asset.relpath))
     cause = f"{shown} is not listed in {source.sums_file}, so nothing vouches for it and it was not used."
-    fix = (f"Add its line (`sha256sum '{asset.relpath}' >> {SUMS_FILE}` in the source's folder, from a copy you trust) "
+    fix = (f"Add its line (`sha256sum {shell_word(asset.relpath)} >> {SUMS_FILE}` in the source's folder, from a copy you trust) "
            f"or remove the {SUMS_FILE} to use the folder unchecked.")
     raise AssetError(f"{cause} {fix}", cause=cause, fix=fix)
 

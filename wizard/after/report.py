@@ -36,7 +36,7 @@ from wizard.errors import WizardError
 from wizard.history.store import Entry, History, VerifySummary, load_history
 from wizard.install.envs import read_marker
 from wizard.install.indexes import index_settings
-from wizard.security import known_home, one_line
+from wizard.security import known_home, one_line, shell_word
 from wizard.verify.check import VerifyResult
 from wizard.verify.diagnose import diagnose_text
 from wizard.verify.protocol import Tier
@@ -694,7 +694,7 @@ def build_report(facts: ReportFacts, history: ReportHistory, *, environ: Mapping
 
     lines += ["## Reproduce", "",
               "- `gc-wizard detect --json` — the facts above as JSON",
-              f"- `gc-wizard verify{' --env ' + str(_get(current, 'env')) if current is not None else ''} --json` "
+              f"- `gc-wizard verify{' --env ' + shell_word(str(_get(current, 'env'))) if current is not None else ''} --json` "
               "— re-run the GraphCast check",
               "- `gc-wizard diagnose LOGFILE` — name the root cause in any log", ""]
     # Text that cannot be written as UTF-8 (a lone surrogate from an edited history, a path's stray byte)

@@ -29,6 +29,7 @@ from wizard.flows.cluster import (
 )
 from wizard.flows.options import given_sources
 from wizard.paths import wizard_command
+from wizard.security import shell_word
 
 #: What `lock` and `bundle` take without `--python` (`lockfile.default_python_version`), said once for both helps.
 #: Walk 26 #13: bundle's help said "the wizard's own", and for a recipe that does not take it (JAX 0.12 needs 3.12+)
@@ -108,7 +109,7 @@ def run_module(args: argparse.Namespace) -> int:
     if not result.get("verified"):
         say("  note: this environment has not passed the GraphCast check yet (gc-wizard verify).")
     say(f"Use it:  {result['use']}")
-    say(f"  (add `module use {result['dir']}` to ~/.bashrc to find it in every shell)")
+    say(f"  (add `module use {shell_word(result['dir'])}` to ~/.bashrc to find it in every shell)")
     return 0
 
 

@@ -301,7 +301,7 @@ def unchecked_words(recipe_id: str, found: tuple[str, str, int], command: str = 
     it is, its size, and the check that makes it usable instead of building another (walk 26 #9)."""
     env, entry_id, size = found
     return (f"You already have an unchecked install of {recipe_id}: {env} ({size_words(size)}, history {entry_id}). "
-            f"Checking it may be all you need: `{command} verify --env {env}`; "
+            f"Checking it may be all you need: `{command} verify --env {shell_word(env)}`; "
             "this plan builds another beside it.")
 
 

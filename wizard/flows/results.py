@@ -9,6 +9,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from wizard.security import shell_word
+
 if TYPE_CHECKING:
     from wizard.verify.check import VerifyResult
 
@@ -90,13 +92,13 @@ def kept_unchecked(env: str, entry_id: str | None, command: str = "gc-wizard", s
         later = (f"; then `{command} rollback {entry_id}` checks it again on a node the same way and switches to it") \
             if entry_id else ""
         return (f"The new environment stays at {env}, installed but not checked and not current: "
-                f"`{command} verify --env {env}{slurm.flags()}` checks it on a node{later}.")
+                f"`{command} verify --env {shell_word(env)}{slurm.flags()}` checks it on a node{later}.")
     # Walk 26 #9: "`rollback ID` checks it and makes it current" read as going back, for a newer env: the command
     # is named for what it usually does, so the words say what it does here (a switch, to any install).
     later = (f"; then `{command} rollback {entry_id}` checks it again and switches to it (the command switches to "
              "any install in the history, a newer one too)") if entry_id else ""
     return (f"The new environment stays at {env}, installed but not checked and not current: "
-            f"`{command} verify --env {env}` checks it{later}.")
+            f"`{command} verify --env {shell_word(env)}` checks it{later}.")
 
 
 def kept_checked(env: str, entry_id: str | None, ok: bool, command: str = "gc-wizard") -> str:

@@ -53,7 +53,7 @@ from wizard.install.tree_digest import file_sha256
 from wizard.installer_files import requirement_problem, settings_problem, uv_trust_env
 from wizard.outputs import SHARED_MODE, check_out_folder, refuse_file_in_the_way, write_destination
 from wizard.recipes.loader import Recipe
-from wizard.security import cut, make_folders, redact_secrets
+from wizard.security import cut, make_folders, redact_secrets, shell_word
 from wizard.tree_walk import remove_tree
 from wizard.uv_tool import refuse_own_program
 
@@ -333,7 +333,7 @@ def _unfinished(folder: Path) -> str | None:
     another run."""
     if (folder / UNFINISHED).exists() or (folder / WHEELS).is_dir() and not (folder / MANIFEST).exists():
         return (f"holds an unfinished bundle (a {WHEELS}/ folder and no {MANIFEST}: a run stopped before it "
-                f"finished); remove it (`rm -r {folder}`) or give another folder")
+                f"finished); remove it (`rm -r {shell_word(str(folder))}`) or give another folder")
     return None
 
 

@@ -198,8 +198,8 @@ def _host_near(lines: list[str], number: int) -> str | None:
 
 def wheelhouse_command(recipe, python_version: str = "3.11") -> str:
     """The command that makes the recipe's wheelhouse on a machine with internet (same Python, Linux)."""
-    pins = " ".join(f"'{r}'" if any(c in r for c in "<>;[ ") else r for r in recipe.requirements)
-    links = "".join(f" -f {link}" for link in recipe.find_links)
+    pins = " ".join(shell_word(r) for r in recipe.requirements)
+    links = "".join(f" -f {shell_word(link)}" for link in recipe.find_links)
     short = ".".join(python_version.split(".")[:2])
     return (f"pip download --only-binary=:all: --no-deps --python-version {short} "
             f"--platform manylinux2014_x86_64 -d wheels{links} {pins}")

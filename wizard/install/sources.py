@@ -676,7 +676,7 @@ def outside_index_problem(recipe, find_links: tuple[str, ...] | list[str],
         return None
     pins = recipe.pins
     names = ", ".join(f"{pin.name} {pins.get(pin.name, '')}".strip() for pin in missing)
-    builds = " ".join(f"`pip wheel --no-deps -w wheels {pin.source}`" for pin in missing)
+    builds = " ".join(f"`pip wheel --no-deps -w wheels {shell_word(pin.source)}`" for pin in missing)
     text = (f"recipe {recipe.id} needs {names}, which no package index has (it is on GitHub only): build the "
             f"wheel where GitHub answers ({builds}), bring the folder here and give it with --find-links DIR.")
     host = None if graphcast_src or not name_source else source_host(recipe.graphcast.source)

@@ -35,7 +35,7 @@ from wizard.install.envs import read_marker
 from wizard.install.recorded_set import file_path
 from wizard.patterns import ascii_digits
 from wizard.recipes.family import default_recipes, family_recipes
-from wizard.security import cut
+from wizard.security import cut, shell_word
 from wizard.tree_walk import walk
 from wizard.verify import causes
 from wizard.verify.diagnose import Finding, with_given_graphcast
@@ -387,7 +387,7 @@ def _findings(report: EnvReport, first: dict[tuple[str, str], dict[str, str]], r
             f"jaxlib {jaxlib_v} is newer than jax {jax_v}; jax must be at least as new as jaxlib, so "
             "`import jax` fails.", f"Install the `{recipe}` recipe into a new environment (`gc-wizard install "
             f"{recipe}`), which pins both to one release; or put jax back to jaxlib's release in this environment "
-            f"(`uv pip install --python {report.path} --no-deps jax=={jaxlib_v}`).", [f"jax {jax_v}", f"jaxlib {jaxlib_v}"]))
+            f"(`uv pip install --python {shell_word(str(report.path))} --no-deps jax=={jaxlib_v}`).", [f"jax {jax_v}", f"jaxlib {jaxlib_v}"]))
     numpy_v = pk.get("numpy")
     if numpy_v and jaxlib_v and _version_tuple(numpy_v)[:1] >= (2,) and _version_tuple(jaxlib_v) <= _LAST_NUMPY1_JAXLIB:
         out.append(_finding(

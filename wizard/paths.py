@@ -152,13 +152,59 @@ def _blocked_words(blocked: Path) -> str:
     return f"{blocked} is on a read-only file system" if _read_only(blocked) else f"you cannot write in {blocked}"
 
 
-def noexec_words(folder: Path) -> str | None:
-    """Why nothing compiled could be loaded from `folder` (made or to be made), in words for a sentence ("/mnt/nx/envs
-    is on a file system mounted noexec (/mnt/nx)"), or None: the neighbour of `write_block_words` for the mount's other
-    flag. Why: 31st hostile pass (part A) P2 — a state folder on a noexec tmpfs went unremarked by the plan, the whole
-    install ran (gigabytes, on a first install), and jaxlib's libraries then failed to load from the environment."""
+#: The mount options under which no environment works, each with what it breaks: the one check of a mount's
+#: options (`env_mount_block`), said by the plan and refused by the install (`Plan.noexec_sentence`).
+#: Why: 31st hostile pass (part A) P2 (noexec: jaxlib's libraries could not load, after the whole install) and 34th
+#: hostile pass (part A) P4 (nosymfollow: a venv's `bin/python` is a link, so uv failed with "Too many levels of
+#: symbolic links" after the build, and the plan had said nothing).
+BREAKING_MOUNT_OPTIONS: dict[str, str] = {
+    "noexec": "the compiled libraries the environment installs (jaxlib's, NumPy's) cannot be loaded from there, so its "
+              "check would fail after the whole download",
+    "nosymfollow": "the environment's python is a symbolic link, which cannot be followed there, so the install would "
+                   "fail once the environment is made",
+}
+
+
+def env_mount_block(folder: Path) -> tuple[str, str] | None:
+    """(words, what it breaks) when `folder` (made or to be made) is on a file system mounted with an option of
+    `BREAKING_MOUNT_OPTIONS` ("/mnt/nx/envs is on a file system mounted noexec (/mnt/nx)"), or None: the neighbour
+    of `write_block_words` for the mount's other options."""
     mount = noexec_mount(folder)
-    return f"{folder} is on a file system mounted noexec ({mount})" if mount is not None else None
+    if mount is not None:
+        return f"{folder} is on a file system mounted noexec ({mount})", BREAKING_MOUNT_OPTIONS["noexec"]
+    probe = _existing(folder)
+    found = mount_of(probe)
+    if found is None:
+        return None
+    for option in mount_options(found[0]):
+        if option in BREAKING_MOUNT_OPTIONS and option != "noexec":
+            return f"{folder} is on a file system mounted {option} ({found[0]})", BREAKING_MOUNT_OPTIONS[option]
+    return None
+
+
+def mount_options(point: str) -> list[str]:
+    """The options of the mount at `point` (its per-mount options and its file system's), from
+    /proc/self/mountinfo; [] when unknown. The last line for a point wins: it is the mount on top."""
+    options: list[str] = []
+    try:
+        with open("/proc/self/mountinfo", encoding="utf-8", errors="replace") as handle:
+            for line in handle:
+                fields = line.split()
+                if len(fields) < 6 or fields[4].replace("\\040", " ") != point:
+                    continue
+                rest = fields[fields.index("-") + 1:] if "-" in fields else []
+                options = fields[5].split(",") + (rest[2].split(",") if len(rest) > 2 else [])
+    except OSError:
+        return []
+    return options
+
+
+def _existing(path: str | os.PathLike[str]) -> Path:
+    """`path`, or the nearest folder above it that exists."""
+    probe = Path(os.path.abspath(path))
+    while not os.path.lexists(probe) and probe != probe.parent:
+        probe = probe.parent
+    return probe
 
 
 def noexec_mount(path: str | os.PathLike[str]) -> Path | None:
@@ -178,7 +224,7 @@ def noexec_mount(path: str | os.PathLike[str]) -> Path | None:
 
 def mount_of(folder: Path) -> tuple[str, str] | None:
     """(mount point, file system type) of the file system `folder` is on, from /proc/self/mounts; None if unknown
-    (here, below `full_disk`, which names a full one by it, as `noexec_words` names a noexec one)."""
+    (here, below `full_disk`, which names a full one by it, as `env_mount_block` names a noexec one)."""
     try:
         device = os.stat(folder).st_dev
         with open("/proc/self/mounts", encoding="utf-8", errors="replace") as handle:

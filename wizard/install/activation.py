@@ -39,7 +39,7 @@ from wizard.detect.libpath import (
     split_preload,
 )
 from wizard.install.envs import MARKER, EnvMarker, marker_problem, read_marker
-from wizard.recipes.runtime_env import FLAG_VARIABLES, allowed, flag_file, xla_flag_places
+from wizard.recipes.runtime_env import FLAG_VARIABLES, PLACE_VARIABLES, allowed, flag_file, xla_flag_places
 from wizard.security import known_home
 from wizard.source_trust import swap_risk
 
@@ -364,6 +364,34 @@ def _flag_variable_part(act: Activation, variable: str, value: str) -> None:
     if keep and flag_file(" ".join(keep)) is None:
         act.set[variable] = " ".join(keep)
     else:
+        act.unset.append(variable)
+
+
+def _place_variables_part(act: Activation, base: Callable[[str], str | None]) -> None:
+    """Every variable of `runtime_env.PLACE_VARIABLES` (`JAX_DUMP_IR_TO`, `JAX_COMPILATION_CACHE_DIR`,
+    `CUDA_CACHE_PATH`, `NCCL_DEBUG_FILE`, `TF_CPP_VLOG_FILENAME`, `TRITON_CACHE_DIR` …) from the user's shell, held
+    to the rule `_xla_flags_part` holds XLA_FLAGS' places to: a place another user could swap (or a relative one,
+    read against whatever folder the program starts in) is left out and named with `unset NAME`; a safe place
+    stays. A URL (a `gs://` cache) is no local place and stays.
+
+    Why: 34th hostile pass (part A) P5 — `JAX_DUMP_IR_TO=<another user's folder>` reached verify's probe, which
+    wrote its IR files there as root, through that user's link over a root file; only XLA_FLAGS was held."""
+    for variable, effect in PLACE_VARIABLES.items():
+        if variable in act.set:
+            continue
+        value = base(variable)
+        if not value or "://" in value:
+            continue
+        if not os.path.isabs(value):
+            reason = RELATIVE_REASON.replace("run or loaded", "read or written there")
+        else:
+            swappable = swap_risk(Path(value), inside=False, missing=True)
+            if swappable is None:
+                continue
+            where, why, _fix = swappable
+            reason = f"{where} {why}, so another user could swap what is there (a link to your own files)"
+        act.removals.append(Removal(variable, value, f"{effect}: {reason}; `unset {variable}` (or name a folder "
+                                                     "only you can write)"))
         act.unset.append(variable)
 
 
@@ -709,5 +737,6 @@ def compute_activation(env: str | os.PathLike[str], environ: Mapping[str, str] |
     _python_part(act, base, environ)
     _runtime_part(act)
     _xla_flags_part(act, base)
+    _place_variables_part(act, base)
     _remember_part(act, saved, environ, base)
     return act

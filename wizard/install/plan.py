@@ -247,19 +247,19 @@ class Plan:
         return None if found is None else f"{found[0][0].upper()}{found[0][1:]}"
 
     def noexec_sentence(self) -> str | None:
-        """Why the environment's compiled libraries (jaxlib's, NumPy's) could not be loaded where it goes: its folder
-        is on a file system mounted noexec (`paths.noexec_words`), with the way out; None when programs may run there.
+        """Why the environment could not work where it goes (its compiled libraries not load, its python link not be
+        followed): its folder is on a file system mounted noexec or nosymfollow (`paths.env_mount_block`, 34th hostile
+        pass (part A) P4), with the way out; None when an environment works there.
         The plan (both faces, and `--json`'s `env_noexec`) and the install say it before anything is downloaded
         (31st hostile pass (part A) P2: the whole install ran, then its check failed, and the fix blamed TMPDIR)."""
-        where = paths.noexec_words(self.env_dir)
-        if where is None:
+        found = paths.env_mount_block(self.env_dir)
+        if found is None:
             return None
+        where, breaks = found
         move = ("give --env a folder on a disk that allows programs" if self.mode == "in-place" or not
                 str(self.env_dir).startswith(str(paths.state_dir()) + "/")
                 else "point GC_WIZARD_HOME at a folder on a disk that allows programs, or give --env one")
-        return (f"{where}: the compiled libraries the environment installs (jaxlib's, NumPy's) cannot be loaded from "
-                f"there, so its check would fail after the whole download; `install` refuses it (exit 2) without "
-                f"--force. To install, {move}.")
+        return f"{where}: {breaks}; `install` refuses it (exit 2) without --force. To install, {move}."
 
     def installer_caution(self) -> str | None:
         """Why uv would fail on TLS here where pip works: pip's settings name a `cert` (an HTTPS-inspecting proxy's

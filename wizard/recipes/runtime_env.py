@@ -144,6 +144,35 @@ _ANY_FLAG = re.compile(r"--?(?P<name>[A-Za-z0-9_]+)(?:=(?P<value>\S*))?")
 #: a process holding TensorFlow beside JAX also reads): a list of flags, or — when the value's first character that
 #: is not blank is not a `-` — the name of a FILE the flags are read from.
 FLAG_VARIABLES = ("XLA_FLAGS", "TF_XLA_FLAGS", "TF_JITRT_FLAGS")
+#: The variables (beside `FLAG_VARIABLES`' flags) whose value is a PLACE that JAX, XLA, the CUDA driver, NCCL,
+#: TensorFlow's logging, Triton or libtpu read or write, each with what is done there — the one table that the
+#: activation (`activation._place_variables_part`: activate, kernel, verify's and forecast's probe) holds to the swap
+#: rule when the value comes from the user's shell. A recipe may set none of them (`_LOADS_CODE` refuses each name).
+#:
+#: Why: 34th hostile pass (part A) P5 — `JAX_DUMP_IR_TO=<another user's folder>` reached verify's probe, which wrote
+#: its IR there as root, through that user's links (a root file was overwritten), after 32B P3 and 33B P1 had held
+#: only XLA_FLAGS' flags to the rule. Add a name here and every consumer holds it.
+PLACE_VARIABLES: dict[str, str] = {
+    "JAX_DUMP_IR_TO": "JAX writes the IR of every function it compiles there",
+    "JAX_COMPILATION_CACHE_DIR": "JAX loads compiled programs from this cache and writes them into it",
+    "JAX_PERSISTENT_CACHE_DIR": "JAX loads compiled programs from this cache and writes them into it",
+    "CUDA_CACHE_PATH": "the CUDA driver loads compiled kernels from this cache and writes them into it",
+    "CUDA_MPS_PIPE_DIRECTORY": "the CUDA driver talks to whichever MPS server owns the pipes there",
+    "CUDA_MPS_LOG_DIRECTORY": "CUDA's MPS writes its logs there",
+    "CUDA_INJECTION64_PATH": "the CUDA driver loads this library into the process",
+    "NCCL_DEBUG_FILE": "NCCL truncates this file and writes its debug log into it",
+    "NCCL_TOPO_DUMP_FILE": "NCCL writes the topology it found into this file",
+    "NCCL_TOPO_FILE": "NCCL reads the machine's topology from this file",
+    "NCCL_GRAPH_DUMP_FILE": "NCCL writes its communication graph into this file",
+    "NCCL_GRAPH_FILE": "NCCL reads its communication graph from this file",
+    "NCCL_CONF_FILE": "NCCL reads settings from this file (which may name a plugin it loads)",
+    "TF_CPP_VLOG_FILENAME": "the XLA/TensorFlow C++ log is written into this file",
+    "TRITON_CACHE_DIR": "Triton loads compiled kernels from this cache and writes them into it",
+    "TRITON_DUMP_DIR": "Triton writes its intermediate code there",
+    "TRITON_OVERRIDE_DIR": "Triton loads kernels from there in place of the ones it compiles",
+    "TPU_DUMP_DIR": "libtpu writes its dumps there",
+    "TPU_LOG_DIR": "libtpu writes its logs there",
+}
 #: The blanks `parse_flags_from_env` skips before it decides whether a value is flags or a file name.
 _FLAG_BLANKS = " \t\r\n"
 

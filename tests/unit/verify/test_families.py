@@ -4505,12 +4505,3 @@ def test_batch_100_hdf_errors_beside_netcdfs_dimscale_error_are_not_a_damaged_fi
 @pytest.mark.parametrize("prefix", PREFIXES)
 def test_batch_100_netcdfs_hdf_error_alone_stays_a_damaged_file(hdf, prefix):
     assert [f.id for f in diagnose_text(prefix + hdf + "\n")][:1] == ["asset_corrupt"]
-
-
-# 34th hostile pass (part A) P4: an env on a nosymfollow mount; uv's and Python's words for ELOOP.
-FAMILIES["symlink_not_followed"] = [
-    "  error: Failed to inspect Python interpreter from provided path at `env/bin/python`\n"
-    "    cause: Failed to query Python interpreter at `/mnt/nsf/env/bin/python`\n"
-    "    cause: Too many levels of symbolic links (os error 40)",
-    "OSError: [Errno 40] Too many levels of symbolic links: '/mnt/nsf/env/bin/python'",
-]

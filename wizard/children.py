@@ -81,6 +81,7 @@ def run_capture(argv: list[str], *, timeout: float, raw: bool = False, stoppable
     # reaches the child before exec runs the handler there (`stop_all`), which would wait for it forever.
     if stoppable:
         kwargs.setdefault("start_new_session", True)  # its own group: whatever it starts is stopped with it
+    kwargs["env"] = guard_child_loader(dict(os.environ if kwargs.get("env") is None else kwargs["env"]))
     try:
         proc = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, preexec_fn=die_with_parent(),
                                 **kwargs)
@@ -613,9 +614,22 @@ def guard_library_path(env: dict[str, str]) -> dict[str, str]:
     user could write, and said nothing (30th hostile pass (part A) P8); another user's library named by LD_PRELOAD or
     LD_AUDIT was passed on the same way (31st hostile pass (part B) P3). The user's own variables are left as they
     are for the rest of the run: detection reports which libraries load first for the user's programs, from them."""
+    for note in loader_left_out(env, "gc-wizard's GPU probes"):
+        _said(note)
+    return env
+
+
+def loader_left_out(env: dict[str, str], what: str) -> list[str]:
+    """`guard_library_path`'s rule, said by no one: `env` is changed in place and the sentences of what was left out
+    of it are returned (`what`: whose loading the sentence names).
+
+    Why apart: 34th hostile pass (part B) P4 — the folder was left out of the GPU probes only, while every installer
+    step (`runner.build_env`) and every helper child (`run_capture`: uv's compile, freeze, download) still loaded
+    that user's librt.so.1 as root; those take the same rule and name what was left out in their own words."""
+    notes: list[str] = []
     for variable, joiner in _LOADER_LISTS:
         value = env.get(variable)
-        if not value:
+        if not value or not isinstance(value, str):  # not text: the step's checks say so before spawning
             continue
         # ld.so splits LD_PRELOAD at blanks and colons, LD_LIBRARY_PATH at colons and semicolons, LD_AUDIT at colons
         entries = (value.replace(":", " ").split() if variable == "LD_PRELOAD"
@@ -634,11 +648,22 @@ def guard_library_path(env: dict[str, str]) -> dict[str, str]:
         else:
             env.pop(variable)
         if bad:
-            _said(f"{variable}: {', '.join(bad)} left out of what gc-wizard's GPU probes load, because another user "
-                  "could put a library there that would run as you.")
+            notes.append(f"{variable}: {', '.join(bad)} left out of what {what} load, because another user could "
+                         "put a library there that would run as you.")
         if tokens:
-            _said(f"{variable}: {', '.join(tokens)} left out of what gc-wizard's GPU probes load, because "
-                  f"{LOADER_TOKEN_REASON}.")
+            notes.append(f"{variable}: {', '.join(tokens)} left out of what {what} load, because "
+                         f"{LOADER_TOKEN_REASON}.")
+    return notes
+
+
+def guard_child_loader(env: dict[str, str], notes: list[str] | None = None) -> dict[str, str]:
+    """`env` for a child the wizard starts (an installer step, uv's compile/freeze/download, a probe) with what the
+    loader would load from a place another user could swap left out (`loader_left_out`); each is said once at the
+    end of the run and appended to `notes` (a step's log). `env` is changed and returned."""
+    for note in loader_left_out(env, "gc-wizard's installer steps and helper programs"):
+        _said(note)
+        if notes is not None:
+            notes.append(note)
     return env
 
 

@@ -185,6 +185,13 @@ def trust_problem(installer: str, environ: Mapping[str, str], cwd: str | os.Path
                           "can write and name that instead")
             if why:
                 return why
+    for path in git_files(environ):
+        why = refused(f"git's settings file {path} (which git reads on its own when {installer} fetches a git source)",
+                      path, "the settings file", "move it away, or run gc-wizard with your own HOME and "
+                      "XDG_CONFIG_HOME", harm="run their programs through git (core.fsmonitor, hooks) and install "
+                      "what they choose", missing=True, later=True)
+        if why:
+            return why
     for variable, text in variable_sources(installer, environ):
         try:
             place = _local_place(text)
@@ -687,6 +694,27 @@ def _pip_candidates(environ: Mapping[str, str]) -> list[Path]:
     files += [Path(environ["HOME"]) / ".pip" / "pip.conf"] if environ.get("HOME") else []
     files += _site_files(environ, "pip", "pip.conf")
     files += [Path(f) for f in SYSTEM_FILES["pip"]]
+    return list(dict.fromkeys(files))
+
+
+def git_files(environ: Mapping[str, str]) -> list[Path]:
+    """The settings files git reads on its own, as the installer's children get this environment: the global ones
+    (`GIT_CONFIG_GLOBAL`, else `$XDG_CONFIG_HOME/git/config` — `~/.config/git/config` — and `~/.gitconfig`) and the
+    system's (`GIT_CONFIG_SYSTEM`, else /etc/gitconfig; none with `GIT_CONFIG_NOSYSTEM`), there or not.
+
+    Why: 34th hostile pass (part B) P1 — with HOME at another user's folder, the git uv ran for a git GraphCast
+    source read their `~/.gitconfig`, and its `core.fsmonitor` and `uploadpack.packObjectsHook` ran as root. Held to
+    the swap rule uv.toml and pip.conf are (`trust_problem`) rather than turned off (`GIT_CONFIG_GLOBAL=/dev/null`):
+    a user's own gitconfig (a proxy, credentials, `url.insteadOf` for a mirror) keeps working, as their uv.toml does."""
+    given = environ.get("GIT_CONFIG_GLOBAL")
+    if given:
+        files = [] if given == os.devnull else [Path(given)]
+    else:
+        files = _user_files(environ, "git", "config")
+        files += [Path(environ["HOME"]) / ".gitconfig"] if environ.get("HOME") else []
+    if environ.get("GIT_CONFIG_NOSYSTEM", "").lower() in _OFF:
+        system = environ.get("GIT_CONFIG_SYSTEM") or "/etc/gitconfig"
+        files += [] if system == os.devnull else [Path(system)]
     return list(dict.fromkeys(files))
 
 

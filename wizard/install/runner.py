@@ -43,7 +43,7 @@ from typing import Any, Protocol
 import pexpect
 
 from wizard import paths
-from wizard.children import die_with_parent, which
+from wizard.children import die_with_parent, guard_child_loader, which
 from wizard.detect.libpath import split_cuda_dirs
 from wizard.errors import OperationFailed, UserError, pty_sentence
 from wizard.install import process_table as procfs
@@ -305,7 +305,11 @@ def build_env(step_env: dict[str, str], environ: dict[str, str] | None = None,
     The user's `PASSED_VARS`/`PASSED_PREFIXES` (relative paths in them made absolute against the user's folder:
     `installer_files.with_absolute_paths`), then `STEP_DEFAULTS`, then the step's own variables;
     CUDA/cuDNN folders are dropped from `LD_LIBRARY_PATH` last (a step cannot bring one back):
-    pip-installed JAX must load its own `nvidia-*` libraries, never a system cuDNN.
+    pip-installed JAX must load its own `nvidia-*` libraries, never a system cuDNN. Then what the loader would load
+    from a place another user could swap (`children.guard_child_loader`: LD_LIBRARY_PATH folders, LD_PRELOAD/LD_AUDIT
+    libraries a step's own variables name) is left out and named in `notes`: uv needs librt.so.1 and ld.so takes it
+    from LD_LIBRARY_PATH first, so another user's folder there ran their code as root in every step (34th hostile
+    pass (part B) P4).
     """
     source = os.environ if environ is None else environ
     # A relative path the user gave (UV_CONFIG_FILE=cfg/uv.toml) means their folder, not the step's `<state>/envs`.
@@ -324,6 +328,7 @@ def build_env(step_env: dict[str, str], environ: dict[str, str] | None = None,
         notes += [f"LD_LIBRARY_PATH: left out {folder} ({reason})" for folder, reason in removed]
     elif library_path:
         env["LD_LIBRARY_PATH"] = library_path  # not text: reported by the checks before spawning
+    guard_child_loader(env, notes)  # a library another user could swap: 34th hostile pass (part B) P4
     return env
 
 

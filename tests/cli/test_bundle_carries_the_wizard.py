@@ -14,6 +14,8 @@ import shutil
 import subprocess
 import sys
 
+from wizard import __version__
+
 
 def test_the_bundle_installs_gc_wizard_itself_with_no_index(tiny, tmp_path, monkeypatch, isolated_state):
     built = tmp_path / "bundle"
@@ -21,7 +23,7 @@ def test_the_bundle_installs_gc_wizard_itself_with_no_index(tiny, tmp_path, monk
     assert proc.returncode == 0, proc.stderr
     lines = proc.stdout.splitlines()
     line = lines[lines.index(next(row for row in lines if row.startswith("gc-wizard there"))) + 1].strip()
-    assert line.startswith("python3 -m venv ") and "--no-index --find-links DIR/wizard gc-wizard" in line, line
+    assert line.startswith("python3 -m venv ") and f"--no-index --find-links DIR/wizard gc-wizard=={__version__}" in line, line
     manifest = json.loads((built / "manifest.json").read_text())
     carried = {f["name"] for f in manifest["files"] if f["name"].startswith("wizard/")}  # hashed like the rest
     assert any(name.startswith("wizard/gc_wizard-") for name in carried) and len(carried) > 5, carried

@@ -69,7 +69,7 @@ from wizard.install.source_places import _located, local_path
 from wizard.lock import StateLock
 from wizard.recipes.pythons import find_pythons
 from wizard.security import holds_mask, redact_secrets, shell_word
-from wizard.source_trust import refuse_swappable_source
+from wizard.source_trust import refuse_swappable_source, swap_risk
 from wizard.tree_walk import remove_tree
 from wizard.uv_tool import uv_bin
 from wizard.venv_config import python_version
@@ -353,20 +353,33 @@ def install_advice(entry: Entry, *, graphcast_src: str | None = None, gone: bool
     in place of the recorded local GraphCast source. A recorded folder or file that is gone is never named as a
     source: a word in capitals (DIR, FILE) stands in its place, for the user to fill in. With `gone`, the bundle's
     own GraphCast wheel is gone too, so its folder is asked for again."""
+    left_out: list[str] = []
+
     def there(value: str | None, word: str) -> str | None:
         if not value or "://" in value or value.isupper():
             return value
-        return value if os.path.exists(value) else word
+        if not os.path.exists(value):
+            return word
+        # 34th hostile pass (part B) P2: a recorded place now in another user's folder was offered here, and the
+        # very line was refused by plan/install's swap rule; the same rule leaves it out, saying why.
+        risk = swap_risk(Path(value))
+        if risk is not None:
+            left_out.append(f"{word} not {value}: {risk[0]} {risk[1]}".replace("\n", " "))
+            return word
+        return value
 
     given = graphcast_src if graphcast_src is not None else entry.graphcast_given
     lock = entry.lock.get("path") if isinstance(entry.lock, dict) and isinstance(entry.lock.get("path"), str) else None
-    return install_line(
+    line = install_line(
         "gc-wizard", entry.recipe, recipes_dir=there(entry.recipes_dir, "DIR"),
         installer=entry.installer if entry.installer and entry.installer != DEFAULT_INSTALLER else None,
         bundle="DIR" if gone and entry.bundle else there(entry.bundle, "DIR"), lock=there(lock, "FILE"),
         graphcast_src=there(given, "DIR" if given and not re.search(r"\.(whl|zip|tar\.gz|tgz)$", given) else "FILE"),
         find_links=[there(link, "DIR") or link for link in entry.find_links if not holds_mask(link)],
         offline=entry.offline)
+    # The why as a shell comment: the line stays one the user can paste and run once DIR/FILE is filled in.
+    return line + "".join(f"  # {words}" for words in left_out[:1]) + (
+        "".join(f"; {words}" for words in left_out[1:]))
 
 
 def _history_line(entry_id: str, value: str) -> int | None:

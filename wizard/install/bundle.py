@@ -418,6 +418,23 @@ def _check_graphcast_wheel(root: Path, manifest: dict[str, Any]) -> None:
     raise UserError(f"--bundle {root}: {MANIFEST} {why}; make the bundle again with `gc-wizard bundle`.")
 
 
+def _unlisted(root: Path, manifest: dict[str, Any]) -> list[str]:
+    """The files of the bundle's package folders (`wheels/`, `wizard/`) its manifest does not list.
+
+    Why: 34th hostile pass (part B) P3 — a `gc_wizard-9.9` wheel dropped into `wizard/` went unnoticed by
+    `install --bundle`, and the printed `pip install --find-links DIR/wizard` line installed it (the highest
+    version in the folder wins); every file there is one an installer may take, so only the listed ones may be."""
+    listed = {str(item.get("name")) for item in manifest["files"] if isinstance(item, dict)}
+    found = []
+    for folder in (WHEELS, WIZARD_WHEELS):
+        try:
+            names = sorted(os.listdir(root / folder))
+        except OSError:  # no such folder (a bundle without gc-wizard's wheels): nothing there to take
+            continue
+        found += [f"{folder}/{name}" for name in names if f"{folder}/{name}" not in listed]
+    return found
+
+
 def machine_tags(python_version: str) -> set[Tag]:
     """The wheel tags a CPython `python_version` on this machine installs (packaging's own rules)."""
     major, minor = (int(p) for p in python_version.split(".")[:2])
@@ -466,8 +483,12 @@ def check_bundle(root: Path | str, recipe: Recipe, python_version: str | None = 
             (odd if path.exists() else missing).append(str(item.get("name")))
         elif file_sha256(path) != item.get("sha256"):
             changed.append(str(item.get("name")))
-    if missing or odd or changed:
+    unlisted = _unlisted(root, manifest)
+    if missing or odd or changed or unlisted:
         parts = []
+        if unlisted:
+            parts.append(f"not listed in its {MANIFEST} (put there after it was made): {', '.join(unlisted[:5])}"
+                         + (" …" if len(unlisted) > 5 else ""))
         if missing:
             parts.append(f"missing: {', '.join(missing[:5])}" + (" …" if len(missing) > 5 else ""))
         if odd:

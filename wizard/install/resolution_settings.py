@@ -41,6 +41,11 @@ class Setting(NamedTuple):
 _HASHES = ("would have {installer} require a sha256 for every requirement, which the recipe's pins and the "
            "GraphCast source do not carry (a lock's GraphCast step neither), so every install fails at its first "
            "package step")
+_NO_ISOLATION = ("would have {installer} build GraphCast (from a checkout or git source) in the environment itself, "
+                 "without its build requirements (setuptools), so that build fails on \"No module named\"")
+_BUILD_MARKER = "No module named"
+_INSECURE = ("would have {installer} skip the TLS certificate checks for that host, so whoever sits between you and "
+             "it could serve the packages installed as you")
 SETTINGS: tuple[Setting, ...] = (
     Setting("uv", "UV_REQUIRE_HASHES", "require-hashes", "switch", _HASHES, marker="require-hashes"),
     Setting("uv", "UV_NO_VERIFY_HASHES", "verify-hashes", "negated",
@@ -54,6 +59,15 @@ SETTINGS: tuple[Setting, ...] = (
     Setting("uv", "", "no-binary", "value", "would have uv build every package from source instead of its wheel"),
     Setting("uv", "", "no-build", "value", "would have uv build nothing, GraphCast from a checkout included"),
     Setting("uv", "", "only-binary", "value", "would have uv build nothing, GraphCast from a checkout included"),
+    # 34th hostile pass (part B) P5: these passed through the `UV_`/`PIP_` prefix unnamed — without isolation a
+    # source build (GraphCast from a checkout or git) finds no setuptools and the failure advised installing it;
+    # an insecure/trusted host turns TLS checks off for that index.
+    Setting("uv", "UV_NO_BUILD_ISOLATION", "no-build-isolation", "switch", _NO_ISOLATION, marker=_BUILD_MARKER),
+    Setting("uv", "UV_INSECURE_HOST", "allow-insecure-host", "value", _INSECURE),
+    Setting("uv", "UV_SKIP_WHEEL_FILENAME_CHECK", "", "switch",
+            "would have uv install wheels whose file name does not match their own metadata"),
+    Setting("pip", "PIP_NO_BUILD_ISOLATION", "no-build-isolation", "value", _NO_ISOLATION, marker=_BUILD_MARKER),
+    Setting("pip", "PIP_TRUSTED_HOST", "trusted-host", "value", _INSECURE),
     Setting("pip", "PIP_REQUIRE_HASHES", "require-hashes", "switch", _HASHES, marker="require-hashes"),
     Setting("pip", "PIP_PRE", "pre", "switch", "would have pip take pre-releases the recipe was not tested with"),
     Setting("pip", "PIP_NO_BINARY", "no-binary", "value",

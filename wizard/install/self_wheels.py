@@ -328,5 +328,8 @@ def add_wizard_wheels(bundle: Path, on_line=None) -> list[str]:
 
 
 def install_wizard_line(bundle: str, venv: str = "~/gc-wizard-venv") -> str:
-    """The one command that installs gc-wizard from a bundle's `wizard/` folder with no index (walk 26 #2)."""
-    return (f"python3 -m venv {venv} && {venv}/bin/pip install --no-index --find-links {bundle}/{WIZARD} {DIST}")
+    """The one command that installs gc-wizard from a bundle's `wizard/` folder with no index (walk 26 #2), pinned
+    to the version packed (34th hostile pass (part B) P3: unpinned, a higher `gc_wizard-9.9` wheel put in the
+    folder was the one installed; `install --bundle` refuses a file its manifest does not list)."""
+    return (f"python3 -m venv {venv} && {venv}/bin/pip install --no-index --find-links {bundle}/{WIZARD} "
+            f"{DIST}=={__version__}")

@@ -21,3 +21,25 @@ def test_a_masked_source_url_is_not_called_an_edit(isolated_state):
 def test_a_source_no_install_records_is_still_called_an_edit(isolated_state):
     problem = recorded_set_problem(_entry("graphcast @ file:///elsewhere/graphcast-0.1.1-py3-none-any.whl"))
     assert problem is not None and "the entry was edited" in problem
+
+
+def test_the_install_again_line_leaves_out_a_recorded_place_another_user_could_swap(isolated_state, public_tmp):
+    """34th hostile pass (part B) P2: the recorded --recipes-dir / --graphcast-src, now in a folder another user
+    could change, was offered in "install the recipe again (`gc-wizard install …`)", a line plan/install refuse.
+    The same swap rule leaves it out (DIR/FILE in its place) and the line's comment says why."""
+    from tests.fixtures.modes import open_folder
+    from wizard.flows.rollback import install_advice
+
+    shared = open_folder(public_tmp / "shared")  # anyone may write here: anyone could swap the recipes
+    (shared / "recipes").mkdir()
+    wheel = shared / "graphcast-0.1.1-py3-none-any.whl"
+    wheel.write_bytes(b"")
+    mine = public_tmp / "mine"
+    mine.mkdir()
+    entry = Entry(id="20261127-000000-aaaa", kind="install", recipe="tiny-a", env="/nowhere/env", status="installed",
+                  recipes_dir=str(shared / "recipes"), graphcast_given=str(wheel), find_links=[str(mine)])
+    line = install_advice(entry)
+    command, _, why = line.partition("  # ")
+    assert str(shared) not in command and "--recipes-dir DIR" in command and "--graphcast-src FILE" in command, line
+    assert f"--find-links {mine}" in command
+    assert str(shared / "recipes") in why and str(wheel) in why, line

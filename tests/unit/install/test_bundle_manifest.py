@@ -114,3 +114,21 @@ def test_a_bundle_stopped_before_its_manifest_is_named_as_unfinished(tmp_path):
     (tmp_path / "other" / "notes.txt").write_text("mine")
     with pytest.raises(UserError, match="must be a new or empty folder"):
         make_bundle(get_recipe("jax0.4.23-cpu"), tmp_path / "other", python_version="3.11", graphcast_src="unused")
+
+
+@pytest.mark.parametrize("folder", ["wizard", "wheels"])
+def test_a_file_the_manifest_does_not_list_in_a_package_folder_is_refused_by_name(tmp_path, folder):
+    """34th hostile pass (part B) P3: a `gc_wizard-9.9` wheel dropped into DIR/wizard went unnoticed, and the
+    printed `pip install --find-links DIR/wizard gc-wizard` line installed it; that line now pins the version
+    packed, and the bundle check names every file of wizard/ and wheels/ its manifest does not list."""
+    from wizard import __version__
+    from wizard.install.self_wheels import install_wizard_line
+
+    assert install_wizard_line("DIR").endswith(f" --find-links DIR/wizard gc-wizard=={__version__}")
+    root = _bundle(tmp_path / "bb", "graphcast-0.1.1-py3-none-any.whl")
+    (root / folder).mkdir(exist_ok=True)
+    (root / folder / "gc_wizard-9.9-py3-none-any.whl").write_bytes(b"PK\x05\x06" + b"\0" * 18)
+    with pytest.raises(UserError) as caught:
+        check_bundle(root, get_recipe("jax0.4.23-cpu"), "3.11")
+    assert f"not listed in its {MANIFEST}" in str(caught.value) \
+        and f"{folder}/gc_wizard-9.9-py3-none-any.whl" in str(caught.value), str(caught.value)

@@ -51,3 +51,22 @@ def test_the_failure_names_the_setting_as_its_cause_or_as_what_may_be(tmp_path):
     advice = resolution_advice("pip", "ERROR: No matching distribution", _env(tmp_path, PIP_PRE="1"), tmp_path)
     assert "may be why" in advice and "PIP_PRE=1" in advice
     assert resolution_advice("uv", said, _env(tmp_path), tmp_path) is None
+
+
+def test_build_isolation_and_tls_trust_variables_are_named_and_the_build_failure_names_its_cause(tmp_path):
+    """34th hostile pass (part B) P5: UV_NO_BUILD_ISOLATION made GraphCast's source build fail on "No module named
+    'setuptools'" and the fix advised installing setuptools; UV_INSECURE_HOST / PIP_TRUSTED_HOST (TLS checks off
+    for a host) passed through the `UV_`/`PIP_` prefix unnamed."""
+    for installer, variable, value in (("uv", "UV_NO_BUILD_ISOLATION", "1"), ("uv", "UV_INSECURE_HOST", "pypi.org"),
+                                       ("pip", "PIP_TRUSTED_HOST", "pypi.org"), ("pip", "PIP_NO_BUILD_ISOLATION", "0"),
+                                       ("uv", "UV_SKIP_WHEEL_FILENAME_CHECK", "1")):
+        words = resolution_notes(installer, _env(tmp_path, **{variable: value}), tmp_path)
+        assert len(words) == 1 and words[0].startswith(f"{variable}={value} "), (variable, words)
+    said = "ModuleNotFoundError: No module named 'setuptools'"
+    advice = resolution_advice("uv", said, _env(tmp_path, UV_NO_BUILD_ISOLATION="1"), tmp_path)
+    assert advice.startswith("The cause is your setting: UV_NO_BUILD_ISOLATION=1") \
+        and "env -u UV_NO_BUILD_ISOLATION" in advice
+    uv_toml = tmp_path / "uv.toml"
+    uv_toml.write_text('allow-insecure-host = ["pypi.org"]\n')
+    found = found_settings("uv", _env(tmp_path, UV_CONFIG_FILE=str(uv_toml)), tmp_path)
+    assert [f.setting.variable for f in found] == ["UV_INSECURE_HOST"]

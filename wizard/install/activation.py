@@ -344,15 +344,9 @@ def _flag_variable_part(act: Activation, variable: str, value: str) -> None:
     gone: list[str] = []
     for word, places in xla_flag_places(value):
         for place in places:
-            if not os.path.isabs(place):
-                reason = RELATIVE_REASON.replace("run or loaded", "read or written there")
-            else:
-                swappable = swap_risk(Path(place), inside=False, missing=True)
-                if swappable is None:
-                    continue
-                where, why, _fix = swappable
-                reason = (f"{where} {why}, so another user could swap what XLA reads or writes there (a link "
-                          "to your own files)")
+            reason = _place_reason(place, "what XLA reads or writes there")
+            if reason is None:
+                continue
             act.removals.append(Removal(variable, word, f"{reason}; drop the flag from {variable} (or "
                                                         f"`unset {variable}`)"))
             gone.append(word)
@@ -365,6 +359,19 @@ def _flag_variable_part(act: Activation, variable: str, value: str) -> None:
         act.set[variable] = " ".join(keep)
     else:
         act.unset.append(variable)
+
+
+def _place_reason(place: str, what: str) -> str | None:
+    """Why a place a variable or flag names is left out — relative (read against whatever folder the program starts
+    in), or one another user could swap (`swap_risk`, missing places judged by who could make them) — or None when
+    it may stay. One rule for XLA_FLAGS' places and the place variables."""
+    if not os.path.isabs(place):
+        return RELATIVE_REASON.replace("run or loaded", "read or written there")
+    swappable = swap_risk(Path(place), inside=False, missing=True)
+    if swappable is None:
+        return None
+    where, why, _fix = swappable
+    return f"{where} {why}, so another user could swap {what} (a link to your own files)"
 
 
 def _place_variables_part(act: Activation, base: Callable[[str], str | None]) -> None:
@@ -382,14 +389,9 @@ def _place_variables_part(act: Activation, base: Callable[[str], str | None]) ->
         value = base(variable)
         if not value or "://" in value:
             continue
-        if not os.path.isabs(value):
-            reason = RELATIVE_REASON.replace("run or loaded", "read or written there")
-        else:
-            swappable = swap_risk(Path(value), inside=False, missing=True)
-            if swappable is None:
-                continue
-            where, why, _fix = swappable
-            reason = f"{where} {why}, so another user could swap what is there (a link to your own files)"
+        reason = _place_reason(value, "what is there")
+        if reason is None:
+            continue
         act.removals.append(Removal(variable, value, f"{effect}: {reason}; `unset {variable}` (or name a folder "
                                                      "only you can write)"))
         act.unset.append(variable)

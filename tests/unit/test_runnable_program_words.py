@@ -28,15 +28,6 @@ def test_runnable_names_the_program_in_every_quoted_command_only(program):
     assert paths.runnable("`gc-wizard verify`", "gc-wizard") == "`gc-wizard verify`"
 
 
-def test_the_failed_check_line_names_diagnose_by_the_program(program):
-    from wizard.flows.history import failed_check_words
-
-    check = SimpleNamespace(node=None, finding_details=({"title": "CUDA found no usable GPU"},), findings=(),
-                            failed_tier="backend", log="/tmp/install-1.log")
-    words = failed_check_words(SimpleNamespace(verify=check, log=None, id="20261129-004501-9d5f"))
-    assert f"`{ME} diagnose /tmp/install-1.log` names the cause" in words and "`gc-wizard" not in words
-
-
 def test_the_ranked_causes_and_the_stopped_line_name_the_program(program):
     from wizard.verify.causes import Context
     from wizard.verify.diagnose import Stopped, diagnose_text

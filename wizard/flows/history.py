@@ -227,8 +227,9 @@ def failed_check_words(entry) -> str:
     where = f"at {TIER_TITLES.get(check.failed_tier, check.failed_tier)}" if check.failed_tier else ""
     cause = ": ".join(part for part in (where, why) if part)
     log = check.log or entry.log
-    me = paths.wizard_command()  # walk 33 #4: the program a new shell runs, as the Next lines name it
-    diagnose = f"`{me} diagnose {shell_word(log)}`" if log else f"`{me} diagnose LOG`"
+    # the bare name, not `paths.wizard_command()` (walk 33 #4): this paragraph is the first screen's, and the long
+    # program path with its GC_WIZARD_HOME cut its last line at 80×24 again (walk 29 N2); the app's own way is named
+    diagnose = f"`gc-wizard diagnose {shell_word(log)}`" if log else "`gc-wizard diagnose LOG`"
     return (f"Your last install of it failed its GraphCast check{node}{f' ({cause})' if cause else ''}, history "
             f"{entry.id}. Installing it again will likely fail the same way: {diagnose} names the cause and its fix "
             "(in the app: History, d).")

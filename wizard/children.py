@@ -7,6 +7,7 @@ uv's freeze/sync), so it lives beside `wizard.paths` and `wizard.lock`, outside 
 from __future__ import annotations
 
 import os
+import re
 
 _PR_SET_PDEATHSIG = 1
 _prctl = None
@@ -684,8 +685,13 @@ def loader_token(entry: str) -> bool:
 
     Why: 33rd hostile pass (part B) P8 — `LD_LIBRARY_PATH='ROOTDIR/$PLATFORM'` was judged by its literal text (a
     folder not there, so by root's ROOTDIR) while ld.so read `ROOTDIR/x86_64`, another user's folder, and verify's
-    probe loaded their libstdc++.so.6 as root."""
-    return "$" in entry
+    probe loaded their libstdc++.so.6 as root. Only the tokens ld.so expands count (glibc's `is_dst`: ORIGIN,
+    PLATFORM, LIB, bare or in braces, a bare one not followed by a letter, digit or `_`): any other `$` is a plain
+    character of a folder's name, as ld.so reads it, and an env made in a folder named `$(x)` keeps its libraries."""
+    return _LOADER_TOKEN.search(entry) is not None
+
+
+_LOADER_TOKEN = re.compile(r"\$(?:\{(?:ORIGIN|PLATFORM|LIB)\}|(?:ORIGIN|PLATFORM|LIB)(?![A-Za-z0-9_]))")
 
 
 def _said(note: str) -> None:

@@ -25,6 +25,7 @@ TEXTUAL_HARMLESS = frozenset({
     "TEXTUAL_FILTERS",            # colour filters (monochrome, dim, ...); an unknown name is passed over
     "TEXTUAL_DISABLE_KITTY_KEY",  # 1: do not ask the terminal for the kitty key protocol
     "TEXTUAL_SPEEDUPS",           # 0: do not use the optional `textual_speedups` package (a fixed name, never chosen)
+    "TEXTUAL_SNAPSHOT_TEMPDIR",   # not read by Textual: pytest-textual-snapshot's report folder, read by that plugin
 })
 
 #: Textual's variables judged and refused, with the reason tui.log gives for each.

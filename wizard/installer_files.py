@@ -185,13 +185,6 @@ def trust_problem(installer: str, environ: Mapping[str, str], cwd: str | os.Path
                           "can write and name that instead")
             if why:
                 return why
-    for path in git_files(environ):
-        why = refused(f"git's settings file {path} (which git reads on its own when {installer} fetches a git source)",
-                      path, "the settings file", "move it away, or run gc-wizard with your own HOME and "
-                      "XDG_CONFIG_HOME", harm="run their programs through git (core.fsmonitor, hooks) and install "
-                      "what they choose", missing=True, later=True)
-        if why:
-            return why
     for variable, text in variable_sources(installer, environ):
         try:
             place = _local_place(text)
@@ -226,6 +219,14 @@ def trust_problem(installer: str, environ: Mapping[str, str], cwd: str | os.Path
                 return why
             if passed is not None:
                 _PASSED.add(passed)
+    # git's own settings files last: the installer's own files and places are named first where both fail
+    for path in git_files(environ):
+        why = refused(f"git's settings file {path} (which git reads on its own when {installer} fetches a git source)",
+                      path, "the settings file", "move it away, or run gc-wizard with your own HOME and "
+                      "XDG_CONFIG_HOME", harm="run their programs through git (core.fsmonitor, hooks) and install "
+                      "what they choose", missing=True, later=True)
+        if why:
+            return why
     # the `keyring` the installer would run on its own for an index's password, by the PATH rule (leftovers of the
     # 30th hostile pass, item 1); deferred: it reads this module's settings files
     from wizard.installer_keyring import keyring_problem

@@ -285,7 +285,8 @@ def test_a_rollback_checks_on_a_node_as_its_install_was_checked(slurm, tiny):
     assert proc.returncode == 1 and result["to"] == a["entry_id"]  # tiny-a has no JAX: the check fails, on the node
     where = result["verify"]["where"]
     assert where["via"] == "srun" and where["node"] == slurm.node and "--time=5" in where["srun"]
-    assert f"on a GPU node of partition {slurm.partition} through srun, as its install's check did" in proc.stderr
+    assert (f"on a GPU node of partition {slurm.partition} through srun, as its install's check did"
+            in " ".join(proc.stderr.split()))  # the CLI wraps its sentences between words (walk 33 #5)
 
     proc = run_inproc("rollback", "--yes", "--json", "--level", "quick", "--slurm", "nosuchpartition", timeout=300)
     assert proc.returncode == 1 and last_json(proc)["verify"]["findings"][0]["id"] == "srun_failed"

@@ -99,4 +99,4 @@ def test_the_next_plan_of_the_recipe_names_the_kept_install_and_its_check(tiny):
     assert "unchecked install" not in other.stdout  # another recipe's install is not this plan's business
     again = run_cli("install", "tiny-a", "--yes", *tiny.args())
     assert again.returncode == 0, again.stderr
-    assert f"! You already have an unchecked install of tiny-a: {env}" in again.stdout
+    assert f"! You already have an unchecked install of tiny-a: {env}" in " ".join(again.stdout.split())

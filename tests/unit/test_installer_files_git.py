@@ -30,7 +30,9 @@ def test_a_gitconfig_in_a_home_another_user_could_swap_is_refused(tmp_path, inst
     home = _open(tmp_path / "theirs")
     (home / ".gitconfig").write_text("[core]\n\tfsmonitor = /x/hook.sh\n")
     env = {"HOME": str(home), "XDG_CONFIG_HOME": str(tmp_path / "xdg"), "XDG_CONFIG_DIRS": str(tmp_path / "etc"),
-           "UV_CONFIG_FILE": _own_uv_config(tmp_path), "PIP_CONFIG_FILE": os.devnull}
+           "UV_CONFIG_FILE": _own_uv_config(tmp_path), "PIP_CONFIG_FILE": os.devnull,
+           # uv's own default folders under that HOME are named first (their test is elsewhere): set to one's own
+           "UV_PYTHON_INSTALL_DIR": str(tmp_path / "pythons"), "XDG_DATA_HOME": str(tmp_path / "data")}
     said = settings_problem(installer, env, tmp_path)
     assert said and f"git's settings file {home / '.gitconfig'}" in said and "core.fsmonitor" in said
 

@@ -1229,6 +1229,18 @@ _GLOG_NOISE_FILE = r"(?![^\n]*\bslow_operation_alarm\.cc:[0-9]+\])"
 _PIP_CONFLICT_NOTICE = (r"\s*pip's (?:legacy )?dependency resolver does not (?:currently take into account all the packages|"
                         r"consider dependency conflicts)|\s*After October 2020 you may experience errors")
 
+#: The HDF5 calls whose failure netCDF-C expects and handles, so that HDF5's error stack for them (printed whenever
+#: the library's automatic error printing is on, as netCDF4's 1.6+ wheels leave it) is a working run's notice: the
+#: look-up of an optional attribute (libhdf5/hdf5open.c reads _NCProperties, _Netcdf4Coordinates, _Netcdf4Dimid and
+#: the _QuantizeBitGroom/_QuantizeGranularBitRound/_QuantizeBitRound… attributes only where a file has them; H5Aopen,
+#: H5Aopen_by_name, H5Aopen_name, H5Aopen_by_idx and their internal frames H5VL(_)attr_open, H5VL__native_attr_open,
+#: H5A(_)_open_by_name, H5O(_)_attr_open_by_name, at any HDF5 1.8-1.14 numbering) and the unregistering of its file
+#: drivers at exit (nc4_hdf5_finalize's H5FDunregister, "not a file driver" under HDF5 1.14). A stack of any other
+#: call stays a failing line, and whatever the program says after a stack (netCDF's "NetCDF: HDF error", h5py's
+#: OSError) fails as before (clean_xarray_7549, clean_netcdfc_3003, batch 105).
+_HDF5_PROBE_CALL = (r"(?:H5Aopen(?:_by_name|_name|_by_idx|_idx)?|H5VL_{1,2}(?:native_)?attr_open|H5A_{1,2}open_by_name"
+                    r"|H5O_{1,2}attr_open_by_name|H5FDunregister)")
+
 #: A line that says a run failed, in every shape it comes in: an exception name at the start of a line or after
 #: a prose, log-level, traceback or quoting prefix ("… failed with ValueError: …", "`TypeError: …`", loguru's
 #: "| ERROR |", JAX's "JaxStackTraceBeforeTransformation: NotImplementedError"), exception classes not named
@@ -1258,7 +1270,8 @@ _EXCEPTION_LINE = re.compile(
     r"|^[\s`'\"*>]*(?!No\b)(?:[A-Z][\w-]*\s){1,3}[Ee]rror:\s(?![-+]?\.?[0-9]).*$"
     r"|^\s*(?:\([0-9]+\) )?(?:So, b|And b|B)ecause [^\n]*\b(?:depends on|requires|match(?:es)?)\b.*$"
     r"|^.*\b(?:CUDA [Ee]rror:? |[Ff]ailed call to cu\w+: (?:CUDA_ERROR_|UNKNOWN ERROR)|cuda runtime error \([0-9]+\)|NCCL WARN ).*$"
-    r"|^[\s`'\"*>]*[\w./-]+: (?:[\w ]{0,30} )?[Ee]rror(?: response)?\b[: ].*$"
+    # (HDF5's stack header "HDF5-DIAG: Error detected in HDF5 …" has its own line below, by the call that failed)
+    r"|^[\s`'\"*>]*(?!HDF5-DIAG: )[\w./-]+: (?:[\w ]{0,30} )?[Ee]rror(?: response)?\b[: ].*$"
     r"|^.*\b(?:NVIDIA-SMI has failed|NVIDIA-SMI couldn't find libnvidia-ml|Failed to initialize NVML|"
     r"terminate called after throwing|what\(\):\s+\S|"
     # docker's refusal quoted after another program's prefix (a kubelet event: "… with error: Error response from
@@ -1350,7 +1363,7 @@ _EXCEPTION_LINE = re.compile(
     r"|^.*\b[A-Z]\w*(?: [A-Z]\w*){0,3} Error\s+│.*$"
     r"|^" + _GLOG_NOISE_FILE + r"(?:>\s*)*(?:[0-9-]+ [0-9:.]+: )?[EF] [\w./-]+:[0-9]+\] (?!" + _GLOG_NOISE + r"|failed to allocate 0B).*$"
     r"|^.*\|[ \t]*(?:ERROR|CRITICAL)[ \t]*\|.*$"
-    r"|^.*HDF5-DIAG: Error detected.*$"
+    r"|^.*HDF5-DIAG: Error detected.*$(?!\n[^\n#]*#000: [^\n]*\bH5\w*\.c line [0-9]+ in " + _HDF5_PROBE_CALL + r"\(\))"
     # HDF5's header/library version check (H5check_version): with HDF5_DISABLE_VERSION_CHECK unset it prints this
     # banner, "You can, at your own risk, disable this warning …" and the build settings, then aborts; set to 1 it
     # says the application "will continue at your own risk" instead, a warning only
@@ -1383,7 +1396,7 @@ _EXCEPTION_LINE = re.compile(
     # a notebook's exception copied as JSON (VS Code's {"name": "RuntimeError", "message": …, "stack": …}, nbformat's
     # "ename"): the class name stands alone in quotes
     r"|^\s*\{?\s*\"e?name\":\s*\"(?:[\w.]+\.)?[A-Z]\w*(?:Error|Exception)\",?\s*$"
-    r"|^\s*#[0-9]{3}: [^\n]*\bH5\w*\.c line [0-9]+ in \w+\(\).*$"
+    r"|^\s*#[0-9]{3}: [^\n]*\bH5\w*\.c line [0-9]+ in (?!" + _HDF5_PROBE_CALL + r"\(\))\w+\(\).*$"
     r"|^.*\bNaN values? (?:found|detected|encountered)\b.*$"
     # A version or device check's own refusal, said in a sentence with no error word: cuDNN's and Caffe2's
     # "source was compiled with" / "versions mismatch", CUDA's "driver version is insufficient" and "no

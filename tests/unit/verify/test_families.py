@@ -4505,3 +4505,107 @@ def test_batch_100_hdf_errors_beside_netcdfs_dimscale_error_are_not_a_damaged_fi
 @pytest.mark.parametrize("prefix", PREFIXES)
 def test_batch_100_netcdfs_hdf_error_alone_stays_a_damaged_file(hdf, prefix):
     assert [f.id for f in diagnose_text(prefix + hdf + "\n")][:1] == ["asset_corrupt"]
+
+
+# batch 105 (half A, clean_xarray_7549, clean_netcdfc_3003): HDF5's automatic error stack for a call netCDF-C expects
+# to fail and handles (an optional attribute looked up by H5Aopen*, the file drivers unregistered at exit) is a
+# working run's notice, in any HDF5 1.8-1.14 numbering, with or without its header or a ctest "N: " prefix.
+HDF5_PROBE_STACKS = [
+    "HDF5-DIAG: Error detected in HDF5 ({v}) thread {t}:\n"
+    "  #000: H5A.c line 528 in H5Aopen_by_name(): can't open attribute\n    major: Attribute\n"
+    "    minor: Can't open object\n"
+    "  #001: H5VLcallback.c line 1091 in H5VL_attr_open(): attribute open failed\n"
+    "    major: Virtual Object Layer\n    minor: Can't open object\n"
+    "  #002: H5VLcallback.c line 1058 in H5VL__attr_open(): attribute open failed\n"
+    "  #003: H5VLnative_attr.c line 130 in H5VL__native_attr_open(): can't open attribute\n"
+    "  #004: H5Aint.c line 545 in H5A__open_by_name(): unable to load attribute info from object header\n"
+    "  #005: H5Oattribute.c line 494 in H5O__attr_open_by_name(): can't locate attribute: '{attr}'\n"
+    "    major: Attribute\n    minor: Object not found\n",
+    "HDF5-DIAG: Error detected in HDF5 ({v}) thread {t}:\n"
+    "  #000: ../../src/H5Adeprec.c line 243 in H5Aopen_name(): can't open attribute: '{attr}'\n"
+    "    major: Attribute\n    minor: Can't open object\n"
+    "  #001: ../../src/H5Aint.c line 451 in H5A_open_by_name(): unable to load attribute info from object header\n"
+    "    major: Attribute\n    minor: Unable to initialize object\n"
+    "  #002: ../../src/H5Oattribute.c line 537 in H5O_attr_open_by_name(): can't locate attribute: '{attr}'\n",
+    "HDF5-DIAG: Error detected in HDF5 ({v}) thread {t}:\n"
+    "  #000: H5FD.c line 373 in H5FDunregister(): not a file driver\n"
+    "    major: Invalid arguments to routine\n    minor: Inappropriate type\n",
+    # a paste that starts inside the stack, without its header and first frames
+    "  #002: H5VLcallback.c line 1058 in H5VL__attr_open(): attribute open failed\n"
+    "    major: Virtual Object Layer\n    minor: Can't open object\n"
+    "  #003: H5VLnative_attr.c line 130 in H5VL__native_attr_open(): can't open attribute\n",
+]
+HDF5_VERSIONS = [("1.12.2", "3"), ("1.14.6", "1"), ("1.10.4", "139654709049088")]
+HDF5_ATTRIBUTES = ["_QuantizeBitGroomNumberOfSignificantDigits", "_NCProperties", "_Netcdf4Coordinates"]
+
+
+def _stack(stack, version, attr, ctest=""):
+    text = stack.format(v=version[0], t=version[1], attr=attr)
+    return "".join(ctest + line + "\n" for line in text.splitlines())
+
+
+@pytest.mark.parametrize("stack", HDF5_PROBE_STACKS)
+@pytest.mark.parametrize("version", HDF5_VERSIONS)
+@pytest.mark.parametrize("attr", HDF5_ATTRIBUTES[:2])
+@pytest.mark.parametrize("ctest", ["", "157: "])
+def test_batch_105_hdf5_stacks_of_calls_netcdf_expects_to_fail_are_clean(stack, version, attr, ctest):
+    text = ("*** Testing create + MPIO + deflation\nok.\n" + _stack(stack, version, attr, ctest) * 2
+            + "*** Tests successful!\n")
+    assert [f.id for f in diagnose_text(text)] == []
+    assert unrecognised(text) is None
+
+
+@pytest.mark.parametrize("stack", HDF5_PROBE_STACKS[:3])
+@pytest.mark.parametrize("after", ["OSError: [Errno -101] NetCDF: HDF error: b'/data/out.nc'",
+                                   "RuntimeError: NetCDF: HDF error",
+                                   "ncdump: out.nc: NetCDF: HDF error"])
+def test_batch_105_a_failure_after_a_probe_stack_still_fails(stack, after):
+    text = _stack(stack, HDF5_VERSIONS[0], HDF5_ATTRIBUTES[0]) + after + "\n"
+    assert diagnose_text(text) or unrecognised(text) is not None
+
+
+@pytest.mark.parametrize("frame", [
+    "  #000: H5F.c line 586 in H5Fopen(): unable to open file",
+    "  #000: H5D.c line 294 in H5Dopen2(): unable to open dataset",
+    "  #000: H5Dio.c line 179 in H5Dread(): can't read data",
+    "  #000: H5G.c line 476 in H5Gopen2(): unable to open group",
+])
+@pytest.mark.parametrize("header", [True, False])
+def test_batch_105_hdf5_stacks_of_other_calls_stay_failing_lines(frame, header):
+    text = ("HDF5-DIAG: Error detected in HDF5 (1.14.3) thread 0:\n" if header else "") + frame + (
+        "\n    major: File accessibility\n    minor: Unable to open file\n")
+    assert diagnose_text(text) or unrecognised(text) is not None
+
+
+# batch 105 (half A, modin_1643): Dask's nanny ends a worker past the terminate fraction of its memory limit, in
+# each distributed release's words (nanny.py before 2022, worker_memory.py's NannyMemoryManager after).
+DASK_MEMORY_RESTARTS = [
+    "distributed.nanny - WARNING - Worker exceeded {p}% memory budget. Restarting",
+    "distributed.nanny.memory - WARNING - Worker tcp://127.0.0.1:{port} (pid={pid}) exceeded {p}% memory budget. "
+    "Restarting...",
+    "2024-05-08 16:42:27,405 - distributed.nanny.memory - WARNING - Worker tls://10.0.33.109:{port} (pid={pid}) "
+    "exceeded {p}% memory budget. Restarting...",
+]
+
+
+@pytest.mark.parametrize("line", DASK_MEMORY_RESTARTS)
+@pytest.mark.parametrize("percent", ["95", "80", "98"])
+@pytest.mark.parametrize("then", ["", "distributed.nanny - WARNING - Restarting worker\n",
+                                  "KilledWorker: Attempted to run task 'open_dataset-9fd2' on 4 different workers, "
+                                  "but all those workers died while running it.\n"])
+def test_batch_105_dasks_nanny_restarting_a_worker_over_its_memory_is_host_memory(line, percent, then):
+    text = line.format(p=percent, port=34589, pid=129) + "\n" + then
+    findings = diagnose_text(text)
+    assert [f.id for f in findings][:1] == ["host_out_of_memory"]
+    assert f"passed {percent}% of its memory limit" in findings[0].explanation
+
+
+@pytest.mark.parametrize("line", [
+    "distributed.worker - WARNING - Worker is at 85% memory usage. Pausing worker.  Process memory: 3.69 GB -- "
+    "Worker memory limit: 4.29 GB",
+    "distributed.worker.memory - WARNING - Unmanaged memory use is high. This may indicate a memory leak or the memory "
+    "may not be released to the OS; see https://distributed.dask.org/en/latest/worker-memory.html for more "
+    "information. -- Unmanaged memory: 1.76 GiB -- Worker memory limit: 2.33 GiB",
+])
+def test_batch_105_dasks_memory_warnings_without_a_restart_are_no_finding(line):
+    assert "host_out_of_memory" not in [f.id for f in diagnose_text(line + "\n")]

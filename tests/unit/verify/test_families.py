@@ -4505,3 +4505,74 @@ def test_batch_100_hdf_errors_beside_netcdfs_dimscale_error_are_not_a_damaged_fi
 @pytest.mark.parametrize("prefix", PREFIXES)
 def test_batch_100_netcdfs_hdf_error_alone_stays_a_damaged_file(hdf, prefix):
     assert [f.id for f in diagnose_text(prefix + hdf + "\n")][:1] == ["asset_corrupt"]
+
+
+# batch 106 (half A, jaxrenderer_18): a jax_* option JAX no longer defines, set with jax.config.update or read.
+# Upstream: jax/_src/config.py raises "Unrecognized config option: NAME" as an AttributeError (a read), an Exception
+# (update, the 0.2-0.4 series) or a LookupError (current JAX); Nextflow's quoted notice is no failure at all.
+JAX_CONFIG_OPTIONS = ["jax_array", "jax_experimental_name_stack", "jax_jit_pjit_api_merge", "jax_coordination_service"]
+UNRECOGNIZED_OPTION_WRAPS = [
+    "AttributeError: Unrecognized config option: {name}",
+    "Traceback (most recent call last):\n  File \"/env/lib/python3.10/site-packages/renderer/__init__.py\", line 3, in "
+    "<module>\n    jax.config.update(\"{name}\", True)\n  File \"/env/lib/python3.10/site-packages/jax/_src/config.py\", "
+    "line 96, in update\n    raise Exception(f\"Unrecognized config option: {{name}}\")\nException: Unrecognized config "
+    "option: {name}",
+    "E   LookupError: Unrecognized config option: {name}",
+    "jax._src.traceback_util.UnfilteredStackTrace: AttributeError: Unrecognized config option: {name}"]
+
+
+@pytest.mark.parametrize("name", JAX_CONFIG_OPTIONS)
+@pytest.mark.parametrize("wrap", UNRECOGNIZED_OPTION_WRAPS)
+def test_batch_106_a_jax_option_jax_no_longer_defines_is_jax_too_new(name, wrap):
+    findings = diagnose_text(wrap.format(name=name) + "\n")
+    assert [f.id for f in findings][:1] == ["jax_too_new"]
+    assert f"`{name}`" in findings[0].explanation
+
+
+@pytest.mark.parametrize("line", ["WARN: Unrecognized config option 'validation.monochromeLogs'",
+                                  "WARN: Unrecognized config option 'co2footprint.location'"])
+def test_batch_106_nextflows_unrecognized_option_notice_is_not_jax(line):
+    text = "N E X T F L O W  ~  version 24.10.0\n" + line + "\nexecutor >  local (3)\n"
+    assert "jax_too_new" not in [f.id for f in diagnose_text(text)]
+
+
+# batch 106 (half A, mctxdemo_4): a package's code run by a Python older than its syntax. Upstream: CPython before
+# 3.9 cannot subscript builtin or collections.abc types (PEP 585) and before 3.10 cannot `|` two types (PEP 604); the
+# traceback's frame lies in that Python's site-packages and its source line holds the syntax.
+OLD_PYTHON_SYNTAX = [
+    ("3.8", "    def auto_repr(cls: type[Any], *args, **kwargs) -> str:", "TypeError: 'type' object is not subscriptable"),
+    ("3.7", "    def leaves(tree) -> list[jax.Array]:", "TypeError: 'type' object is not subscriptable"),
+    ("3.8", "    Params = dict[str, tuple[int, ...]]", "TypeError: 'type' object is not subscriptable"),
+    ("3.8", "    Fn = Callable[[jax.Array], jax.Array]", "TypeError: 'ABCMeta' object is not subscriptable"),
+    ("3.9", "    def init(self, rng: jax.Array | None = None):",
+     "TypeError: unsupported operand type(s) for |: 'type' and 'NoneType'"),
+    ("3.9", "    Scalar = float | int", "TypeError: unsupported operand type(s) for |: 'type' and 'type'"),
+]
+
+
+def _old_python_traceback(python: str, source: str, error: str, root: str = "/home/USER/envs/demo") -> str:
+    return ("Traceback (most recent call last):\n  File \"train.py\", line 2, in <module>\n    import haiku as hk\n"
+            f"  File \"{root}/lib/python{python}/site-packages/pkg/_src/utils.py\", line 42, in <module>\n"
+            f"{source}\n{error}\n")
+
+
+@pytest.mark.parametrize("python, source, error", OLD_PYTHON_SYNTAX)
+@pytest.mark.parametrize("root", ["/home/USER/envs/demo", "/opt/conda", "/usr"])
+def test_batch_106_new_syntax_under_an_old_python_is_python_version_unsupported(python, source, error, root):
+    findings = diagnose_text(_old_python_traceback(python, source, error, root))
+    assert [f.id for f in findings][:1] == ["python_version_unsupported"]
+    assert f"the Python {python} running it" in findings[0].explanation
+
+
+@pytest.mark.parametrize("python, source, error", [
+    ("3.11", "    def auto_repr(cls: type[Any], *args, **kwargs) -> str:",
+     "TypeError: 'type' object is not subscriptable"),
+    ("3.8", "    value = registry[name]", "TypeError: 'type' object is not subscriptable"),
+    ("3.12", "    def init(self, rng: jax.Array | None = None):",
+     "TypeError: unsupported operand type(s) for |: 'type' and 'NoneType'"),
+    ("3.8", "    mask = a | b", "TypeError: unsupported operand type(s) for |: 'float' and 'float'"),
+])
+def test_batch_106_the_same_typeerror_elsewhere_is_not_an_old_python(python, source, error):
+    ids = [f.id for f in diagnose_text(_old_python_traceback(python, source, error))]
+    assert "python_version_unsupported" not in ids
+

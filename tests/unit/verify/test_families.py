@@ -4576,3 +4576,47 @@ def test_batch_106_the_same_typeerror_elsewhere_is_not_an_old_python(python, sou
     ids = [f.id for f in diagnose_text(_old_python_traceback(python, source, error))]
     assert "python_version_unsupported" not in ids
 
+
+# batch 106 (half B, fixed after its score: proteinfer_87 looked clean): XLA exits on a flag it does not define in
+# XLA_FLAGS. Upstream: xla/parse_flags_from_env.cc's LOG(QFATAL) "Unknown flags in XLA_FLAGS: …" (TensorFlow's copy
+# adds the TF_XLA_FLAGS hint; jaxlib's XLA prints it with glog's F prefix), and the same for TF_XLA_FLAGS.
+UNKNOWN_XLA_FLAG_LINES = [
+    "tensorflow/compiler/xla/parse_flags_from_env.cc:221] Unknown flags in XLA_FLAGS: --xla_gpu_enable_triton_gemm=false"
+    "\nPerhaps you meant to specify these on the TF_XLA_FLAGS envvar?",
+    "F0321 10:22:31.448120  81234 parse_flags_from_env.cc:226] Unknown flags in XLA_FLAGS: --xla_gpu_graph_level=0",
+    "F external/xla/xla/parse_flags_from_env.cc:234] Unknown flags in XLA_FLAGS: --xla_gpu_enable_async_all_gather=true "
+    "--xla_gpu_enable_async_reduce_scatter=true",
+    "2025-10-28 09:11:02.118723: F tensorflow/compiler/xla/parse_flags_from_env.cc:221] Unknown flags in TF_XLA_FLAGS: "
+    "--tf_xla_cpu_global_jit=1",
+]
+
+
+@pytest.mark.parametrize("lines", UNKNOWN_XLA_FLAG_LINES)
+def test_batch_106_an_xla_flag_xla_does_not_define_never_looks_clean(lines):
+    text = "Loading model from models/noxpd2_cnn_swissprot_pfam_random_20190520\n" + lines + "\n"
+    assert unrecognised(text) is not None
+
+
+# batch 106 (half B, fixed after its score: timesfm_41 gave the unrecognised result): paxml's checkpoint notice, logged
+# at ERROR level by absl while the restore goes on (paxml/checkpoints.py, a version > 1.0 checkpoint restored without
+# train_state_unpadded_shape_dtype_struct); another ERROR:absl line still fails.
+PAXML_NOTICE = ("ERROR:absl:For checkpoint version > {version}, we require users to provide\n"
+                "          `train_state_unpadded_shape_dtype_struct` during checkpoint\n"
+                "          saving/restoring, to avoid potential silent bugs when loading\n"
+                "          checkpoints to incompatible unpadded shapes of TrainState.\n")
+
+
+@pytest.mark.parametrize("version", ["1.0", "1.1"])
+@pytest.mark.parametrize("before", ["Restored checkpoint in 6.29 seconds.\nJitting decoding.\n",
+                                    "Restoring checkpoint from model/timesfm-1.0-200m/checkpoints/.\nWARNING:absl:"
+                                    "train_state_unpadded_shape_dtype_struct is not provided. We assume `train_state` "
+                                    "is unpadded.\n"])
+def test_batch_106_paxmls_unpadded_shape_notice_is_no_failure(version, before):
+    text = before + PAXML_NOTICE.format(version=version) + "Jitted decoding in 11.02 seconds.\n"
+    assert [f.id for f in diagnose_text(text)] == []
+    assert unrecognised(text) is None
+
+
+def test_batch_106_another_absl_error_still_fails():
+    text = "Restored checkpoint in 6.29 seconds.\nERROR:absl:Checkpoint restore failed: step 1100000 not found\n"
+    assert unrecognised(text) is not None

@@ -18,15 +18,21 @@ from pathlib import Path
 from typing import NamedTuple
 
 from wizard import bounded
-from wizard.security import remember_settings_text, source_place
-
-#: Each installer's system-wide settings files, read last.
-SYSTEM_FILES = {"uv": ("/etc/uv/uv.toml",), "pip": ("/etc/pip.conf",)}
-#: A settings file is far smaller than this; a larger one is passed over (never read whole).
-CONFIG_BYTES = 256 * 1024
-#: What a settings file larger than this is: no installer's settings come near it, and uv reads it whole.
-_GIANT_BYTES = 16 * 1024 * 1024
-
+from wizard.installer_keyring import keyring_problem
+from wizard.installer_settings import (
+    GIANT_BYTES,
+    git_files,
+    pip_candidates,
+    pip_files,
+    pip_settings,
+    settings_text,
+    uv_candidates,
+    uv_data_folder,
+    uv_default_files,
+    uv_files,
+    uv_settings,
+)
+from wizard.security import source_place
 
 #: The installer variables (and the ones both installers share) that name a file or folder, each with the
 #: characters between several entries (None: one path). Relative values are made absolute by `with_absolute_paths`.
@@ -90,30 +96,17 @@ def _absolute(value: str, cwd: str, named: bool = False) -> str:
     return head + os.path.join(cwd, rest)
 
 
-def uv_files(environ: Mapping[str, str], cwd: str | os.PathLike[str] | None) -> list[Path]:
-    """The settings files uv reads, nearest first: `UV_CONFIG_FILE` alone when set; else the project's (`uv.toml`, or
-    a `pyproject.toml` with `[tool.uv]`, in the folder it runs in or above), the user's, the system's. None with
-    `UV_NO_CONFIG`. Regular files only: see `settings_problem` for the others."""
-    return [f for f in _uv_candidates(environ, cwd) if f.is_file()]
-
-
-def pip_files(environ: Mapping[str, str]) -> list[Path]:
-    """pip's settings files, the one that wins first: `PIP_CONFIG_FILE`, the user's (new and old place), the
-    system's. (`os.devnull` as PIP_CONFIG_FILE turns them all off.)"""
-    return [f for f in _pip_candidates(environ) if f.is_file()]
-
-
 def settings_problem(installer: str, environ: Mapping[str, str], cwd: str | os.PathLike[str] | None) -> str | None:
     """Why `installer` ("uv" or "pip") cannot be started here because of a settings file it would read — a FIFO, a
     device, a folder, a file far larger than any settings file — as one sentence with the fix; None when none."""
-    candidates = _uv_candidates(environ, cwd) if installer == "uv" else _pip_candidates(environ)
+    candidates = uv_candidates(environ, cwd) if installer == "uv" else pip_candidates(environ)
     for path in candidates:
         try:
             why = bounded.not_regular(path)
             size = os.stat(path).st_size
         except OSError:  # not there (the usual case) or not reachable: the installer passes it over too
             continue
-        if why is None and size <= _GIANT_BYTES:
+        if why is None and size <= GIANT_BYTES:
             continue
         why = why or f"it is {size / 2**20:.0f} MiB, far more than a settings file ever holds"
         off = "UV_NO_CONFIG=1" if installer == "uv" else "PIP_CONFIG_FILE=/dev/null"
@@ -228,9 +221,7 @@ def trust_problem(installer: str, environ: Mapping[str, str], cwd: str | os.Path
         if why:
             return why
     # the `keyring` the installer would run on its own for an index's password, by the PATH rule (leftovers of the
-    # 30th hostile pass, item 1); deferred: it reads this module's settings files
-    from wizard.installer_keyring import keyring_problem
-
+    # 30th hostile pass, item 1)
     return keyring_problem(installer, environ, cwd)
 
 
@@ -258,7 +249,7 @@ def _missing_defaults(installer: str, environ: Mapping[str, str]) -> list[Path]:
         defaults = uv_default_files(environ)
     else:
         given = environ.get("PIP_CONFIG_FILE")
-        defaults = [] if given == os.devnull else [f for f in _pip_candidates(environ) if str(f) != given]
+        defaults = [] if given == os.devnull else [f for f in pip_candidates(environ) if str(f) != given]
     return [path for path in defaults if not os.path.lexists(path)]
 
 
@@ -433,40 +424,6 @@ _OWN_BASE = {"XDG_DATA_HOME": "unset XDG_DATA_HOME for gc-wizard (`env -u XDG_DA
              "XDG_CONFIG_HOME": "unset XDG_CONFIG_HOME for gc-wizard (`env -u XDG_CONFIG_HOME gc-wizard …`)",
              "HOME": "run gc-wizard with your own HOME (`sudo -H`, or export HOME=…)",
              "your account's home folder": "set HOME to a folder of your own"}
-#: The XDG base folders uv reads: (variable, the folder under HOME it falls back to).
-_XDG_BASES = {"data": ("XDG_DATA_HOME", ".local/share"), "config": ("XDG_CONFIG_HOME", ".config")}
-
-
-def uv_base_folder(environ: Mapping[str, str], kind: str) -> tuple[Path, str]:
-    """(uv's XDG base folder of `kind`, "data" or "config", where that came from in words: "XDG_DATA_HOME=/x",
-    "HOME=/home/u", "your account's home folder") as uv finds it (its `etcetera` base strategy): the XDG variable
-    when it is an absolute path (a relative one is ignored, as the XDG spec says), else under HOME — the password
-    database's home when HOME is unset. The folder may be relative (an empty or relative HOME, which uv takes as it
-    is): it is then read against the folder uv runs in.
-
-    Why uv's own reading, not the wizard's: with `XDG_CONFIG_HOME=rel` uv read `~/.config/uv/uv.toml` while the
-    checks read `rel/uv/uv.toml`; the default folders of `TRUSTED_VARIABLES` are found here too."""
-    variable, under = _XDG_BASES[kind]
-    value = environ.get(variable) or ""
-    if os.path.isabs(value):
-        return Path(value), f"{variable}={value}"
-    home = environ.get("HOME")
-    if home is None:
-        import pwd  # deferred: only an environment without HOME asks
-
-        try:
-            home = pwd.getpwuid(os.geteuid()).pw_dir
-        except KeyError:
-            home = "/"
-        return Path(home) / under, "your account's home folder"
-    return Path(home) / under, f"HOME={home}"
-
-
-def uv_data_folder(environ: Mapping[str, str]) -> tuple[Path, str]:
-    """(uv's own data folder — `$XDG_DATA_HOME/uv`, else `~/.local/share/uv` —, where its base came from): where uv
-    keeps its managed Pythons (`python/`) and tools (`tools/`) when no variable moves them (uv's `StateStore`)."""
-    base, origin = uv_base_folder(environ, "data")
-    return base / "uv", origin
 
 
 def unplaced_words(named: str, why: str, untouched: str = "Nothing was started.") -> str:
@@ -614,125 +571,6 @@ def listed(installer: str, value: str, separators: str | None) -> list[str]:
     return [part for part in re.split("[" + re.escape(separators) + "]+", value) if part]
 
 
-def settings_text(path: Path) -> str:
-    """A settings file's text, bounded; "" for one that cannot be read (the installer's to complain about).
-
-    Each text read is handed to `security.remember_settings_text`: an installer that cannot parse the file quotes
-    its lines in its error, and a line of an entry holding a credential is masked there whatever it holds itself
-    (known limit after pass 24: installer parse-error quotes)."""
-    try:
-        text = bounded.read_regular_text(path, CONFIG_BYTES)
-    except (OSError, ValueError):
-        return ""
-    remember_settings_text(text)
-    return text
-
-
-def _uv_candidates(environ: Mapping[str, str], cwd: str | os.PathLike[str] | None) -> list[Path]:
-    """Every path uv would open for its settings, whatever is there now (a FIFO included)."""
-    if environ.get("UV_NO_CONFIG"):
-        return []
-    if environ.get("UV_CONFIG_FILE"):
-        return [Path(environ["UV_CONFIG_FILE"])]
-    files: list[Path] = []
-    cwd = _project_folder(environ, cwd)
-    if cwd is not None:
-        for folder in (Path(cwd), *Path(cwd).parents):
-            project = next((f for f in (folder / "uv.toml", folder / "pyproject.toml") if _project_file(f)), None)
-            if project is not None:
-                files.append(project)
-                break
-    files += uv_default_files(environ)
-    return list(dict.fromkeys(files))
-
-
-#: The variables that move the folder uv finds its project settings from (`--directory`, then `--project` within it).
-_PROJECT_VARIABLES = ("UV_WORKING_DIRECTORY", "UV_PROJECT")
-
-
-def _project_folder(environ: Mapping[str, str], cwd: str | os.PathLike[str] | None) -> str | None:
-    """The folder uv looks for a `uv.toml` or `pyproject.toml` in (and above): the one it runs in, moved by
-    `UV_WORKING_DIRECTORY` and then `UV_PROJECT` (each relative to the one before, as uv takes them).
-
-    Why: with either set, uv read the `uv.toml` of that folder — its index, its find-links, a settings file another
-    user owned — while every check here read the folder uv ran in (found when the installer variables were read whole
-    for the 30th hostile pass (part B))."""
-    folder = None if cwd is None else os.fspath(cwd)
-    for name in _PROJECT_VARIABLES:
-        value = environ.get(name)
-        if value:
-            folder = os.path.join(folder or os.getcwd(), os.path.expanduser(value))
-    return folder
-
-
-def _project_file(path: Path) -> bool:
-    """Whether uv takes `path` as the project's settings: a `uv.toml`, or a `pyproject.toml` with `[tool.uv]` — and
-    any such name that is not a regular file or is a giant, which uv opens and reads to find out (so it is what
-    stops it)."""
-    if not os.path.lexists(path):
-        return False
-    try:
-        if bounded.not_regular(path) is not None or os.stat(path).st_size > _GIANT_BYTES:
-            return True
-    except OSError:
-        return False
-    return path.name == "uv.toml" or "[tool.uv" in settings_text(path)
-
-
-def uv_default_files(environ: Mapping[str, str]) -> list[Path]:
-    """The settings files uv reads wherever it runs, unless `UV_CONFIG_FILE` or `UV_NO_CONFIG` is set: the user's
-    (`uv_base_folder`'s config folder, as uv finds it), the site's (`$XDG_CONFIG_DIRS`), the system's."""
-    return [uv_base_folder(environ, "config")[0] / "uv" / "uv.toml", *_site_files(environ, "uv", "uv.toml"),
-            *(Path(f) for f in SYSTEM_FILES["uv"])]
-
-
-def _pip_candidates(environ: Mapping[str, str]) -> list[Path]:
-    given = environ.get("PIP_CONFIG_FILE")
-    if given == os.devnull:
-        return []
-    files = [Path(given)] if given else []
-    files += _user_files(environ, "pip", "pip.conf")
-    files += [Path(environ["HOME"]) / ".pip" / "pip.conf"] if environ.get("HOME") else []
-    files += _site_files(environ, "pip", "pip.conf")
-    files += [Path(f) for f in SYSTEM_FILES["pip"]]
-    return list(dict.fromkeys(files))
-
-
-def git_files(environ: Mapping[str, str]) -> list[Path]:
-    """The settings files git reads on its own, as the installer's children get this environment: the global ones
-    (`GIT_CONFIG_GLOBAL`, else `$XDG_CONFIG_HOME/git/config` — `~/.config/git/config` — and `~/.gitconfig`) and the
-    system's (`GIT_CONFIG_SYSTEM`, else /etc/gitconfig; none with `GIT_CONFIG_NOSYSTEM`), there or not.
-
-    Why: 34th hostile pass (part B) P1 — with HOME at another user's folder, the git uv ran for a git GraphCast
-    source read their `~/.gitconfig`, and its `core.fsmonitor` and `uploadpack.packObjectsHook` ran as root. Held to
-    the swap rule uv.toml and pip.conf are (`trust_problem`) rather than turned off (`GIT_CONFIG_GLOBAL=/dev/null`):
-    a user's own gitconfig (a proxy, credentials, `url.insteadOf` for a mirror) keeps working, as their uv.toml does."""
-    given = environ.get("GIT_CONFIG_GLOBAL")
-    if given:
-        files = [] if given == os.devnull else [Path(given)]
-    else:
-        files = _user_files(environ, "git", "config")
-        files += [Path(environ["HOME"]) / ".gitconfig"] if environ.get("HOME") else []
-    if environ.get("GIT_CONFIG_NOSYSTEM", "").lower() in _OFF:
-        system = environ.get("GIT_CONFIG_SYSTEM") or "/etc/gitconfig"
-        files += [] if system == os.devnull else [Path(system)]
-    return list(dict.fromkeys(files))
-
-
-def _user_files(environ: Mapping[str, str], tool: str, name: str) -> list[Path]:
-    """`$XDG_CONFIG_HOME/<tool>/<name>` (`~/.config/…`): the user's file as the child, which gets this environment's
-    HOME and XDG_CONFIG_HOME (`runner.PASSED_VARS`), finds it (pip's platformdirs takes a relative XDG_CONFIG_HOME as
-    it is; uv's is `uv_default_files`'); none when the environment has neither."""
-    base = environ.get("XDG_CONFIG_HOME") or (os.path.join(environ["HOME"], ".config") if environ.get("HOME") else "")
-    return [Path(base) / tool / name] if base else []
-
-
-def _site_files(environ: Mapping[str, str], tool: str, name: str) -> list[Path]:
-    """`<dir>/<tool>/<name>` for each folder of `$XDG_CONFIG_DIRS` (default `/etc/xdg`): the site-wide files both
-    installers read before their system file."""
-    return [Path(d) / tool / name for d in (environ.get("XDG_CONFIG_DIRS") or "/etc/xdg").split(":") if d]
-
-
 #: pip's settings that install somewhere other than the environment whose Python runs pip: `--target`, `--prefix`,
 #: `--root` and `--user`, as variables and as settings-file keys.
 _PIP_PLACEMENT = ("target", "prefix", "root", "user")
@@ -843,35 +681,6 @@ def _uv_pip_keys(path: Path) -> list[str]:
     """The keys of a uv settings file's `[pip]` table."""
     table = uv_settings(path).get("pip")
     return list(table) if isinstance(table, dict) else []
-
-
-def pip_settings(path: Path, sections: tuple[str, ...]) -> dict[str, str]:
-    """What a pip.conf sets in `sections`, later sections over earlier ones, read as data (configparser, no
-    interpolation); {} for a file that is not one. The index look-up and the placement check both read it here."""
-    import configparser  # deferred: only a plan or an install with pip settings reads a pip.conf
-
-    parser = configparser.ConfigParser(interpolation=None, strict=False)
-    try:
-        parser.read_string(settings_text(path))
-    except configparser.Error:
-        return {}
-    values: dict[str, str] = {}
-    for section in sections:
-        if parser.has_section(section):
-            values.update(dict(parser.items(section)))
-    return values
-
-
-def uv_settings(path: Path) -> dict:
-    """A uv settings file's table, read as data: a uv.toml's whole, a pyproject.toml's `[tool.uv]`; {} for a file
-    that is not TOML (or nested or numbered past any real one)."""
-    try:
-        data = bounded.loads_toml(settings_text(path))
-    except ValueError:
-        return {}
-    if path.name == "pyproject.toml":
-        data = data.get("tool", {}).get("uv", {}) if isinstance(data.get("tool"), dict) else {}
-    return data if isinstance(data, dict) else {}
 
 
 #: How to make the uv the wizard ships (0.13) trust the system's certificates: its `--system-certs` switch, as a

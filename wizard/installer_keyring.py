@@ -15,7 +15,7 @@ import os
 from collections.abc import Mapping
 
 from wizard.children import program_risk
-from wizard.installer_files import pip_files, pip_settings, uv_files, uv_settings
+from wizard.installer_settings import pip_files, pip_settings, uv_files, uv_settings
 
 #: The variable each installer reads its keyring provider from; it wins over every settings file.
 PROVIDER_VARIABLES = {"uv": "UV_KEYRING_PROVIDER", "pip": "PIP_KEYRING_PROVIDER"}

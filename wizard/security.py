@@ -804,7 +804,7 @@ def remember_settings_text(text: str) -> None:
     held a credential's sign itself, so the middle of a password continued onto a line of its own
     (`index-url = https://u:` then `SEKmid`, which configparser quotes as `[line  3]: 'SEKmid\\n'`) was printed. The
     one rule now: a quoted line goes through the same judgement as the file it comes from — the entry it belongs to.
-    `installer_files.settings_text`, which every start of an installer reads each of its settings files through
+    `installer_settings.settings_text`, which every start of an installer reads each of its settings files through
     (`settings_problem`), tells this module; the quote rule in `redact_secrets` reads it."""
     global _SETTINGS_SECRET_LINES
     entries: list[list[str]] = []

@@ -196,7 +196,8 @@ def test_uvs_default_settings_file_that_another_user_could_make_is_refused(tiny,
 
 def test_uvs_own_folders_are_found_as_uv_finds_them(tmp_path):
     """A relative XDG_* is ignored by uv (the XDG rule): it reads under HOME, so the checks read there too."""
-    from wizard.installer_files import trusted_places, uv_default_files
+    from wizard.installer_files import trusted_places
+    from wizard.installer_settings import uv_default_files
 
     environ = {"HOME": str(tmp_path), "XDG_CONFIG_HOME": "rel", "XDG_DATA_HOME": "rel", "UV_NO_CONFIG": "1"}
     assert uv_default_files(environ)[0] == tmp_path / ".config" / "uv" / "uv.toml"

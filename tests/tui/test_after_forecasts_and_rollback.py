@@ -9,7 +9,7 @@ from pathlib import Path
 from tests.fixtures.results import install_result
 from wizard.after.assets_memory import remember_assets
 from wizard.after.next_steps import next_step_lines
-from wizard.tui import farewell
+from wizard.tui.leaving import farewell
 from wizard.tui.screens.done import summary_text
 
 

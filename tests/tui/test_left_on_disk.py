@@ -8,7 +8,7 @@ from textual.app import App
 
 from tests.fixtures.pilot import SIZE, screen_text, until
 from tests.fixtures.results import install_result
-from wizard.tui import farewell
+from wizard.tui.leaving import farewell
 from wizard.tui.screens.done import DoneScreen
 
 

@@ -10,7 +10,8 @@ import os
 import pytest
 
 from wizard.errors import UserError
-from wizard.installer_files import pip_files, settings_problem, uv_files
+from wizard.installer_files import settings_problem
+from wizard.installer_settings import pip_files, uv_files
 from wizard.uv_tool import uv_bin
 
 
@@ -52,9 +53,9 @@ def test_the_users_and_the_named_file_are_checked_and_no_config_turns_it_off(tmp
 
 
 def test_pips_files_and_its_off_switch(tmp_path, monkeypatch):
-    from wizard import installer_files
+    from wizard import installer_settings
 
-    monkeypatch.setattr(installer_files, "SYSTEM_FILES", {"uv": (), "pip": ()})  # this machine's /etc/pip.conf
+    monkeypatch.setattr(installer_settings, "SYSTEM_FILES", {"uv": (), "pip": ()})  # this machine's /etc/pip.conf
     (tmp_path / "xdg" / "pip").mkdir(parents=True)
     os.mkfifo(tmp_path / "xdg" / "pip" / "pip.conf")
     assert "set PIP_CONFIG_FILE=/dev/null" in settings_problem("pip", _env(tmp_path), None)

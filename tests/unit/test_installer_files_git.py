@@ -9,7 +9,8 @@ import os
 
 import pytest
 
-from wizard.installer_files import git_files, settings_problem
+from wizard.installer_files import settings_problem
+from wizard.installer_settings import git_files
 
 
 def _open(path):

@@ -22,7 +22,7 @@ from pathlib import Path
 from wizard import bounded, paths
 from wizard.children import run_capture
 from wizard.full_disk import ROOM, nearest_existing, out_of_files
-from wizard.installer_files import pip_files, pip_settings, uv_files, uv_settings
+from wizard.installer_settings import pip_files, pip_settings, uv_files, uv_settings
 from wizard.security import known_home
 from wizard.source_trust import swap_risk
 

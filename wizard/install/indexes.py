@@ -20,7 +20,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
-from wizard.installer_files import SOURCE_VARIABLES, listed, pip_files, source_tables, uv_files
+from wizard.installer_files import SOURCE_VARIABLES, listed, source_tables
+from wizard.installer_settings import pip_files, uv_files
 from wizard.security import redact_url
 
 #: `UV_INDEX` entries may be named: `internal=https://host/simple` (shown without the name).

@@ -58,7 +58,7 @@ def cache_linked(environ: Mapping[str, str], cwd: str | os.PathLike[str] | None 
     value = (environ.get("UV_LINK_MODE") or "").strip().lower()
     if value:
         return f"UV_LINK_MODE={value}" if value in CACHE_LINKED_MODES else None
-    from wizard.installer_files import uv_files, uv_settings  # deferred: only a uv install step asks
+    from wizard.installer_settings import uv_files, uv_settings  # deferred: only a uv install step asks
 
     for path in uv_files(environ, cwd):
         data = uv_settings(path)

@@ -19,7 +19,7 @@ import os
 from collections.abc import Mapping
 from typing import NamedTuple
 
-from wizard.installer_files import pip_files, pip_settings, uv_files, uv_settings
+from wizard.installer_settings import pip_files, pip_settings, uv_files, uv_settings
 
 
 class Setting(NamedTuple):

@@ -44,9 +44,9 @@ from wizard.security import (
     redact_secrets,
     strip_terminal_escapes,
 )
-from wizard.tui import current_env, untouched_sentence
 from wizard.tui.driver import steady
 from wizard.tui.hold import StepHold
+from wizard.tui.leaving import current_env, untouched_sentence
 from wizard.tui.messages import (
     InstallDone,
     JobStateChanged,

@@ -139,9 +139,9 @@ def test_a_redirect_nowhere_and_https_to_a_plain_server_are_answers_not_unreacha
 
 def _home(tmp_path, monkeypatch) -> dict[str, str]:
     """A home of the test's own, and no system-wide settings files (the machine's /etc is not the test's)."""
-    from wizard import installer_files
+    from wizard import installer_settings
 
-    monkeypatch.setattr(installer_files, "SYSTEM_FILES", {"uv": (), "pip": (str(tmp_path / "etc" / "pip.conf"),)})
+    monkeypatch.setattr(installer_settings, "SYSTEM_FILES", {"uv": (), "pip": (str(tmp_path / "etc" / "pip.conf"),)})
     (tmp_path / "home").mkdir()
     return {"HOME": str(tmp_path / "home"), "XDG_CONFIG_DIRS": str(tmp_path / "xdg")}
 

@@ -895,7 +895,6 @@ def test_batch_64_pips_post_install_conflict_notice_is_no_failure(text):
     assert diagnose_text(text) == [] and unrecognised(text) is None
 
 
-
 # batch 64: NCCL's shared-memory helpers in every release's wording (include/shm.h before 2.12, misc/shmutils.cc
 # since), with and without NCCL's "host:pid:tid [dev] file:line NCCL WARN" prefix, other segment names and sizes
 FAMILIES["nccl_failure"] += [
@@ -910,7 +909,6 @@ FAMILIES["nccl_failure"] += [
     "Cannot allocate memory (12)",
     "h:5:6 [0] include/shm.h:20 NCCL WARN shm_open failed to open /nccl-shm-send-1 : Permission denied",
 ]
-
 
 
 # Batch 76, half A: XLA:TPU's memory report pasted without its "Ran out of memory in memory space hbm" line (the
@@ -1529,7 +1527,6 @@ def test_batch_60_a_forked_workers_device_count_is_noise(text):
     assert diagnose_text(text) == [] and unrecognised(text) is None
 
 
-
 # Batch 60's fix half: a cluster's module system refusing `module load` (Lmod and Environment Modules).
 FAMILIES["module_load_failed"] = [
     'Lmod has detected the following error:  The following module(s) are unknown: "cuda/12.2"',
@@ -1782,7 +1779,6 @@ def test_batch_62_look_alikes_are_not_these(text, not_expected):
     assert not_expected not in findings and (findings or unrecognised(text) is not None), findings
 
 
-
 # Batch 63's fix half: HDF5 refusing the lock it takes on every open (a filesystem without locks, another process
 # holding the file), in the words of HDF5's own stack (1.10.0's "flock", 1.10.x's ENOSYS hint, 1.14's double
 # underscores), h5py's wrapper (2.x, 3.x's "synchronously", its errno-mapped OSError subclasses), PyTables and netCDF4.
@@ -1941,7 +1937,6 @@ def test_batch_65_the_cudnn_frontend_declining_a_convolution_is_noise(prefix, re
     newer = ("E0000 00:00:1700000000.000000  4242 cuda_dnn.cc:7342] Disabling cuDNN frontend for the following "
              f"convolution:\n  input: {{count: 8}}\n... because {reason}\n")
     assert not diagnose_text(newer) and unrecognised(newer) is None
-
 
 
 # Batch 66's fix half: pip's and uv's "no such release here" words for the NVIDIA CUDA library wheels the JAX stack
@@ -4507,7 +4502,6 @@ def test_batch_100_netcdfs_hdf_error_alone_stays_a_damaged_file(hdf, prefix):
     assert [f.id for f in diagnose_text(prefix + hdf + "\n")][:1] == ["asset_corrupt"]
 
 
-<<<<<<< HEAD
 # batch 105 (half A, clean_xarray_7549, clean_netcdfc_3003): HDF5's automatic error stack for a call netCDF-C expects
 # to fail and handles (an optional attribute looked up by H5Aopen*, the file drivers unregistered at exit) is a
 # working run's notice, in any HDF5 1.8-1.14 numbering, with or without its header or a ctest "N: " prefix.
@@ -4552,7 +4546,66 @@ def _stack(stack, version, attr, ctest=""):
 def test_batch_105_hdf5_stacks_of_calls_netcdf_expects_to_fail_are_clean(stack, version, attr, ctest):
     text = ("*** Testing create + MPIO + deflation\nok.\n" + _stack(stack, version, attr, ctest) * 2
             + "*** Tests successful!\n")
-=======
+    assert [f.id for f in diagnose_text(text)] == []
+    assert unrecognised(text) is None
+
+
+@pytest.mark.parametrize("stack", HDF5_PROBE_STACKS[:3])
+@pytest.mark.parametrize("after", ["OSError: [Errno -101] NetCDF: HDF error: b'/data/out.nc'",
+                                   "RuntimeError: NetCDF: HDF error",
+                                   "ncdump: out.nc: NetCDF: HDF error"])
+def test_batch_105_a_failure_after_a_probe_stack_still_fails(stack, after):
+    text = _stack(stack, HDF5_VERSIONS[0], HDF5_ATTRIBUTES[0]) + after + "\n"
+    assert diagnose_text(text) or unrecognised(text) is not None
+
+
+@pytest.mark.parametrize("frame", [
+    "  #000: H5F.c line 586 in H5Fopen(): unable to open file",
+    "  #000: H5D.c line 294 in H5Dopen2(): unable to open dataset",
+    "  #000: H5Dio.c line 179 in H5Dread(): can't read data",
+    "  #000: H5G.c line 476 in H5Gopen2(): unable to open group",
+])
+@pytest.mark.parametrize("header", [True, False])
+def test_batch_105_hdf5_stacks_of_other_calls_stay_failing_lines(frame, header):
+    text = ("HDF5-DIAG: Error detected in HDF5 (1.14.3) thread 0:\n" if header else "") + frame + (
+        "\n    major: File accessibility\n    minor: Unable to open file\n")
+    assert diagnose_text(text) or unrecognised(text) is not None
+
+
+# batch 105 (half A, modin_1643): Dask's nanny ends a worker past the terminate fraction of its memory limit, in
+# each distributed release's words (nanny.py before 2022, worker_memory.py's NannyMemoryManager after).
+DASK_MEMORY_RESTARTS = [
+    "distributed.nanny - WARNING - Worker exceeded {p}% memory budget. Restarting",
+    "distributed.nanny.memory - WARNING - Worker tcp://127.0.0.1:{port} (pid={pid}) exceeded {p}% memory budget. "
+    "Restarting...",
+    "2024-05-08 16:42:27,405 - distributed.nanny.memory - WARNING - Worker tls://10.0.33.109:{port} (pid={pid}) "
+    "exceeded {p}% memory budget. Restarting...",
+]
+
+
+@pytest.mark.parametrize("line", DASK_MEMORY_RESTARTS)
+@pytest.mark.parametrize("percent", ["95", "80", "98"])
+@pytest.mark.parametrize("then", ["", "distributed.nanny - WARNING - Restarting worker\n",
+                                  "KilledWorker: Attempted to run task 'open_dataset-9fd2' on 4 different workers, "
+                                  "but all those workers died while running it.\n"])
+def test_batch_105_dasks_nanny_restarting_a_worker_over_its_memory_is_host_memory(line, percent, then):
+    text = line.format(p=percent, port=34589, pid=129) + "\n" + then
+    findings = diagnose_text(text)
+    assert [f.id for f in findings][:1] == ["host_out_of_memory"]
+    assert f"passed {percent}% of its memory limit" in findings[0].explanation
+
+
+@pytest.mark.parametrize("line", [
+    "distributed.worker - WARNING - Worker is at 85% memory usage. Pausing worker.  Process memory: 3.69 GB -- "
+    "Worker memory limit: 4.29 GB",
+    "distributed.worker.memory - WARNING - Unmanaged memory use is high. This may indicate a memory leak or the memory "
+    "may not be released to the OS; see https://distributed.dask.org/en/latest/worker-memory.html for more "
+    "information. -- Unmanaged memory: 1.76 GiB -- Worker memory limit: 2.33 GiB",
+])
+def test_batch_105_dasks_memory_warnings_without_a_restart_are_no_finding(line):
+    assert "host_out_of_memory" not in [f.id for f in diagnose_text(line + "\n")]
+
+
 # batch 106 (half A, jaxrenderer_18): a jax_* option JAX no longer defines, set with jax.config.update or read.
 # Upstream: jax/_src/config.py raises "Unrecognized config option: NAME" as an AttributeError (a read), an Exception
 # (update, the 0.2-0.4 series) or a LookupError (current JAX); Nextflow's quoted notice is no failure at all.
@@ -4659,68 +4712,10 @@ PAXML_NOTICE = ("ERROR:absl:For checkpoint version > {version}, we require users
                                     "is unpadded.\n"])
 def test_batch_106_paxmls_unpadded_shape_notice_is_no_failure(version, before):
     text = before + PAXML_NOTICE.format(version=version) + "Jitted decoding in 11.02 seconds.\n"
->>>>>>> d106
     assert [f.id for f in diagnose_text(text)] == []
     assert unrecognised(text) is None
 
 
-<<<<<<< HEAD
-@pytest.mark.parametrize("stack", HDF5_PROBE_STACKS[:3])
-@pytest.mark.parametrize("after", ["OSError: [Errno -101] NetCDF: HDF error: b'/data/out.nc'",
-                                   "RuntimeError: NetCDF: HDF error",
-                                   "ncdump: out.nc: NetCDF: HDF error"])
-def test_batch_105_a_failure_after_a_probe_stack_still_fails(stack, after):
-    text = _stack(stack, HDF5_VERSIONS[0], HDF5_ATTRIBUTES[0]) + after + "\n"
-    assert diagnose_text(text) or unrecognised(text) is not None
-
-
-@pytest.mark.parametrize("frame", [
-    "  #000: H5F.c line 586 in H5Fopen(): unable to open file",
-    "  #000: H5D.c line 294 in H5Dopen2(): unable to open dataset",
-    "  #000: H5Dio.c line 179 in H5Dread(): can't read data",
-    "  #000: H5G.c line 476 in H5Gopen2(): unable to open group",
-])
-@pytest.mark.parametrize("header", [True, False])
-def test_batch_105_hdf5_stacks_of_other_calls_stay_failing_lines(frame, header):
-    text = ("HDF5-DIAG: Error detected in HDF5 (1.14.3) thread 0:\n" if header else "") + frame + (
-        "\n    major: File accessibility\n    minor: Unable to open file\n")
-    assert diagnose_text(text) or unrecognised(text) is not None
-
-
-# batch 105 (half A, modin_1643): Dask's nanny ends a worker past the terminate fraction of its memory limit, in
-# each distributed release's words (nanny.py before 2022, worker_memory.py's NannyMemoryManager after).
-DASK_MEMORY_RESTARTS = [
-    "distributed.nanny - WARNING - Worker exceeded {p}% memory budget. Restarting",
-    "distributed.nanny.memory - WARNING - Worker tcp://127.0.0.1:{port} (pid={pid}) exceeded {p}% memory budget. "
-    "Restarting...",
-    "2024-05-08 16:42:27,405 - distributed.nanny.memory - WARNING - Worker tls://10.0.33.109:{port} (pid={pid}) "
-    "exceeded {p}% memory budget. Restarting...",
-]
-
-
-@pytest.mark.parametrize("line", DASK_MEMORY_RESTARTS)
-@pytest.mark.parametrize("percent", ["95", "80", "98"])
-@pytest.mark.parametrize("then", ["", "distributed.nanny - WARNING - Restarting worker\n",
-                                  "KilledWorker: Attempted to run task 'open_dataset-9fd2' on 4 different workers, "
-                                  "but all those workers died while running it.\n"])
-def test_batch_105_dasks_nanny_restarting_a_worker_over_its_memory_is_host_memory(line, percent, then):
-    text = line.format(p=percent, port=34589, pid=129) + "\n" + then
-    findings = diagnose_text(text)
-    assert [f.id for f in findings][:1] == ["host_out_of_memory"]
-    assert f"passed {percent}% of its memory limit" in findings[0].explanation
-
-
-@pytest.mark.parametrize("line", [
-    "distributed.worker - WARNING - Worker is at 85% memory usage. Pausing worker.  Process memory: 3.69 GB -- "
-    "Worker memory limit: 4.29 GB",
-    "distributed.worker.memory - WARNING - Unmanaged memory use is high. This may indicate a memory leak or the memory "
-    "may not be released to the OS; see https://distributed.dask.org/en/latest/worker-memory.html for more "
-    "information. -- Unmanaged memory: 1.76 GiB -- Worker memory limit: 2.33 GiB",
-])
-def test_batch_105_dasks_memory_warnings_without_a_restart_are_no_finding(line):
-    assert "host_out_of_memory" not in [f.id for f in diagnose_text(line + "\n")]
-=======
 def test_batch_106_another_absl_error_still_fails():
     text = "Restored checkpoint in 6.29 seconds.\nERROR:absl:Checkpoint restore failed: step 1100000 not found\n"
     assert unrecognised(text) is not None
->>>>>>> d106

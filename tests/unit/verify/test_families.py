@@ -4719,3 +4719,86 @@ def test_batch_106_paxmls_unpadded_shape_notice_is_no_failure(version, before):
 def test_batch_106_another_absl_error_still_fails():
     text = "Restored checkpoint in 6.29 seconds.\nERROR:absl:Checkpoint restore failed: step 1100000 not found\n"
     assert unrecognised(text) is not None
+
+
+# batch 104 (half A's family: deadsnakes_262, pip_13320, labelimg2_11, pipupgrader_51): code older than the Python
+# running it reaches for what Python 3.12 removed from the standard library (CPython's What's New 3.12:
+# pkgutil.ImpImporter/ImpLoader, the imp, distutils, asynchat, asyncore and smtpd modules), in an old pip, setuptools or
+# pkg_resources or an old package; the modules Python 3.13 removed only beside a sign of 3.13 or later. Debian's split
+# distutils ('distutils.util' on an older Python) stays a missing module, and setuptools' pkg_resources UserWarning
+# on a run that goes on stays clean.
+PKG_RESOURCES_FRAMES = [
+    '  File "/usr/lib/python3/dist-packages/pip/_vendor/pkg_resources/__init__.py", line 2164, in <module>\n'
+    '    register_finder(pkgutil.ImpImporter, find_on_path)\n                    ^^^^^^^^^^^^^^^^^^^\n',
+    '  File "D:\\Python3.12.5\\Lib\\site-packages\\pkg_resources\\__init__.py", line 2172, in <module>\n'
+    '    register_finder(pkgutil.ImpImporter, find_on_path)\n',
+    '  File "/tmp/tmpee3o3rj4/pip.zip/pip/_vendor/pkg_resources/__init__.py", line 2164, in <module>\n',
+    '  File "/venv/lib/python3.13/site-packages/pkg_resources/__init__.py", line 2210, in <module>\n'
+    '    register_namespace_handler(pkgutil.ImpImporter, file_ns_handler)\n',
+    "",
+]
+REMOVED_FROM_PKGUTIL = ["AttributeError: module 'pkgutil' has no attribute 'ImpImporter'. Did you mean: 'zipimporter'?",
+                        "AttributeError: module 'pkgutil' has no attribute 'ImpImporter'",
+                        "AttributeError: module 'pkgutil' has no attribute 'ImpLoader'",
+                        "ImportError: cannot import name 'ImpImporter' from 'pkgutil' (/usr/lib/python3.12/pkgutil.py)",
+                        "E   AttributeError: module 'pkgutil' has no attribute 'ImpImporter'. Did you mean: "
+                        "'zipimporter'?"]
+
+
+@pytest.mark.parametrize("frame", PKG_RESOURCES_FRAMES)
+@pytest.mark.parametrize("error", REMOVED_FROM_PKGUTIL)
+@pytest.mark.parametrize("prefix", ["", "ERROR: ", "      "])
+def test_batch_104_pkgutils_removed_importer_is_code_older_than_the_python(frame, error, prefix):
+    text = "ERROR: Exception:\nTraceback (most recent call last):\n" + frame + prefix + error + "\n"
+    findings = diagnose_text(text)
+    assert [f.id for f in findings][:1] == ["python_version_unsupported"]
+    assert "removed from the standard library" in findings[0].explanation
+
+
+@pytest.mark.parametrize("frame", PKG_RESOURCES_FRAMES[:2] + PKG_RESOURCES_FRAMES[3:4])
+def test_batch_104_the_failing_source_line_alone_names_it_when_the_paste_stops_before_the_error(frame):
+    text = "Traceback (most recent call last):\n" + frame
+    assert [f.id for f in diagnose_text(text)][:1] == ["python_version_unsupported"]
+
+
+@pytest.mark.parametrize("module", ["imp", "distutils", "asynchat", "asyncore", "smtpd"])
+@pytest.mark.parametrize("head", ["ModuleNotFoundError: ", "E       ModuleNotFoundError: ",
+                                  "      ModuleNotFoundError: ", "ImportError: "])
+def test_batch_104_a_module_python_312_removed_is_code_older_than_the_python(module, head):
+    text = (f'Traceback (most recent call last):\n  File "/srv/app/lib/vendor.py", line 7, in <module>\n'
+            f"    import sys, {module}, os\n{head}No module named '{module}'\n")
+    findings = diagnose_text(text)
+    assert [f.id for f in findings][:1] == ["python_version_unsupported"]
+    assert f"`{module}`" in findings[0].explanation
+
+
+@pytest.mark.parametrize("module", ["cgi", "telnetlib", "crypt", "pipes", "imghdr", "lib2to3", "audioop"])
+@pytest.mark.parametrize("sign", ["/home/u/.venv/lib/python3.13/site-packages/x.py", "Python 3.13.2",
+                                  "C:\\Python313\\Lib\\site-packages\\x.py", "x-1.0-cp314-cp314-win_amd64.whl"])
+def test_batch_104_a_module_python_313_removed_beside_a_newer_python_is_the_same(module, sign):
+    text = f"{sign}\nModuleNotFoundError: No module named '{module}'\n"
+    assert [f.id for f in diagnose_text(text)][:1] == ["python_version_unsupported"]
+
+
+@pytest.mark.parametrize("module", ["cgi", "crypt", "pipes", "nis"])
+@pytest.mark.parametrize("sign", ["/env/lib/python3.11/site-packages/x.py", "C:\\Python38\\Lib\\x.py", ""])
+def test_batch_104_those_modules_on_an_older_python_stay_a_missing_module(module, sign):
+    text = f"{sign}\nModuleNotFoundError: No module named '{module}'\n"
+    assert [f.id for f in diagnose_text(text)][:1] == ["python_module_missing"]
+
+
+@pytest.mark.parametrize("sub", ["util", "core", "cmd", "sysconfig"])
+def test_batch_104_debians_split_distutils_stays_a_missing_module(sub):
+    text = f"ModuleNotFoundError: No module named 'distutils.{sub}'\n"
+    assert [f.id for f in diagnose_text(text)][:1] == ["python_module_missing"]
+
+
+@pytest.mark.parametrize("where", ["/usr/lib/python3.12/site-packages/supervisor/options.py:13: ",
+                                   "/opt/homebrew/lib/python3.13/site-packages/PyGitUp/gitup.py:27: "])
+@pytest.mark.parametrize("kind", ["UserWarning", "DeprecationWarning"])
+def test_batch_104_setuptools_pkg_resources_warning_on_a_working_run_stays_clean(where, kind):
+    text = (where + f"{kind}: pkg_resources is deprecated as an API. See https://setuptools.pypa.io/en/latest/"
+            "pkg_resources.html. The pkg_resources package is slated for removal as early as 2025-11-30. Refrain "
+            "from using this package or pin to Setuptools<81.\n  import pkg_resources\nAll done.\n")
+    assert [f.id for f in diagnose_text(text)] == []
+    assert unrecognised(text) is None

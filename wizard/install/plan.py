@@ -44,7 +44,7 @@ from packaging.utils import parse_wheel_filename
 from packaging.version import Version
 
 from wizard import bounded, paths
-from wizard.errors import UserError
+from wizard.errors import UserError, current_folder_gone
 from wizard.install import lock_reach
 from wizard.install.add_package import add_package_command
 from wizard.install.bundle import MANIFEST, check_bundle, read_manifest
@@ -863,6 +863,9 @@ def plan_install(recipe: Recipe, *, env: str | Path | None = None, installer: st
     A lock's or bundle's packages beyond the recipe's are named in the plan, and one no requirement reaches is
     refused unless `allow_extra_packages` (`lock_reach`). `installer` None: `default_installer` picks it here.
     """
+    gone = current_folder_gone()
+    if gone is not None:  # uv needs one, and fails on it after the build (34th hostile pass (part A) P1)
+        raise UserError(f"{gone}. Nothing was built.")
     if installer is None:
         where = Path(env).expanduser().absolute() if env else paths.envs_dir()
         installer, why = default_installer(offline or bundle is not None, where.parent if env else where, lock)

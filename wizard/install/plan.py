@@ -255,10 +255,10 @@ class Plan:
         found = paths.env_mount_block(self.env_dir)
         if found is None:
             return None
-        where, breaks = found
-        move = ("give --env a folder on a disk that allows programs" if self.mode == "in-place" or not
+        where, breaks, works = found  # the way out names what the option takes away (noexec's words only for it)
+        move = (f"give --env a folder on {works}" if self.mode == "in-place" or not
                 str(self.env_dir).startswith(str(paths.state_dir()) + "/")
-                else "point GC_WIZARD_HOME at a folder on a disk that allows programs, or give --env one")
+                else f"point GC_WIZARD_HOME at a folder on {works}, or give --env one")
         return f"{where}: {breaks}; `install` refuses it (exit 2) without --force. To install, {move}."
 
     def installer_caution(self) -> str | None:

@@ -82,7 +82,8 @@ def run_capture(argv: list[str], *, timeout: float, raw: bool = False, stoppable
     # reaches the child before exec runs the handler there (`stop_all`), which would wait for it forever.
     if stoppable:
         kwargs.setdefault("start_new_session", True)  # its own group: whatever it starts is stopped with it
-    kwargs["env"] = guard_child_loader(dict(os.environ if kwargs.get("env") is None else kwargs["env"]))
+    kwargs["env"] = without_git_settings(guard_child_loader(dict(os.environ if kwargs.get("env") is None
+                                                                 else kwargs["env"])))
     try:
         proc = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, preexec_fn=die_with_parent(),
                                 **kwargs)
@@ -665,6 +666,26 @@ def guard_child_loader(env: dict[str, str], notes: list[str] | None = None) -> d
         _said(note)
         if notes is not None:
             notes.append(note)
+    return env
+
+
+#: git's command-line settings as its children get them: `git -c KEY=VALUE` (and `--config-env`) are handed on as
+#: `GIT_CONFIG_PARAMETERS`, and `GIT_CONFIG_COUNT` with `GIT_CONFIG_KEY_<n>`/`GIT_CONFIG_VALUE_<n>` set any key.
+_GIT_SETTINGS = re.compile(r"GIT_CONFIG_(?:PARAMETERS|COUNT|KEY_.*|VALUE_.*)\Z", re.DOTALL)
+
+
+def without_git_settings(env: dict[str, str]) -> dict[str, str]:
+    """`env` without git's command-line settings (`_GIT_SETTINGS`); changed and returned.
+
+    Why: each such variable sets any key of git's configuration, and several run a program (`core.fsmonitor`,
+    `core.sshCommand`, `credential.helper=!…`, `protocol.ext.allow`): the git uv starts for a git GraphCast source ran
+    them. An installer step never got one (`runner.PASSED_VARS` names none, so `build_env` leaves them out), while a
+    child started through `run_capture` — uv's compile for a lock, its freeze, its download for a bundle — got the
+    wizard's whole environment with them in it (fixers' leftover after the 34th hostile pass). Left out for every
+    child, as for the steps: nothing is lost that git's own settings files (judged by `installer_files.git_files`)
+    cannot say."""
+    for name in [name for name in env if _GIT_SETTINGS.match(name)]:
+        del env[name]
     return env
 
 

@@ -13,7 +13,13 @@ import errno
 import os
 
 from wizard import paths
-from wizard.errors import WizardError, limit_sentence, memory_limit_sentence, terminal_gone_sentence
+from wizard.errors import (
+    WizardError,
+    cwd_gone_sentence,
+    limit_sentence,
+    memory_limit_sentence,
+    terminal_gone_sentence,
+)
 from wizard.security import cut, make_folders, redact_secrets, write_private_file
 
 _FAULTS = {
@@ -62,6 +68,9 @@ def describe_os_error(exc: OSError) -> str:
     gone = terminal_gone_sentence(exc)
     if gone is not None:  # the terminal's EIO, not the disk's (24th hostile pass (part A) P1)
         return f"{gone[0].upper()}{gone[1:]}."
+    cwd_gone = cwd_gone_sentence(exc)
+    if cwd_gone is not None:  # the current folder's, not the state folder's (34th hostile pass (part A) P1)
+        return f"{cwd_gone}."
     limit = limit_sentence(exc.errno)
     if limit is not None:  # not the file's fault: the same limit whatever path was being opened
         return f"cannot open {exc.filename}: {limit}." if exc.filename else f"{limit[0].upper()}{limit[1:]}."

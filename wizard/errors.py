@@ -363,6 +363,36 @@ def terminal_gone_sentence(exc: BaseException, fd: int | None = None) -> str | N
     return None
 
 
+def current_folder_gone() -> str | None:
+    """The sentence for a current folder that no longer exists (deleted, or moved away, after the shell went into it),
+    or None while it is there (or it cannot be told). Python's `os.getcwd()` then fails, and so does every relative
+    path, `Path.absolute()` and a child that looks at its folder (uv: "Current directory does not exist").
+
+    Why one check (34th hostile pass (part A) P1): `report --out r.txt` there said "a file system error: it does not
+    exist … point GC_WIZARD_HOME at another one", which names nothing and blames the state folder, and `plan` said
+    nothing, so `install` built the whole environment before uv's freeze failed on it. The OSError sentence
+    (`error_sentences.describe_os_error`) and the plan (`plan.plan_install`, before anything is built) both say this."""
+    try:
+        os.getcwd()
+    except FileNotFoundError:
+        return ("the current folder no longer exists (it was deleted or moved away after you went into it). To go on, "
+                "`cd` to a folder that exists, or give absolute paths")
+    except OSError:
+        return None
+    return None
+
+
+def cwd_gone_sentence(exc: BaseException) -> str | None:
+    """`current_folder_gone`'s sentence for an error that is the current folder being gone: ENOENT with no file name
+    (`os.getcwd()`, `Path.absolute()`) or a relative one (`open("r.txt")`), while the current folder is gone; else
+    None (a missing file with an absolute name is that file's error)."""
+    if not isinstance(exc, OSError) or exc.errno != errno.ENOENT:
+        return None
+    if exc.filename and os.path.isabs(os.fsdecode(exc.filename)):
+        return None
+    return current_folder_gone()
+
+
 def _near_open_files_limit(headroom: int = 8) -> bool:
     """Does this process hold nearly as many files open as `ulimit -n` allows? (False when it cannot tell.)"""
     soft, _ = open_files_limit()

@@ -165,20 +165,32 @@ BREAKING_MOUNT_OPTIONS: dict[str, str] = {
 }
 
 
-def env_mount_block(folder: Path) -> tuple[str, str] | None:
-    """(words, what it breaks) when `folder` (made or to be made) is on a file system mounted with an option of
-    `BREAKING_MOUNT_OPTIONS` ("/mnt/nx/envs is on a file system mounted noexec (/mnt/nx)"), or None: the neighbour
-    of `write_block_words` for the mount's other options."""
+#: Where an environment works instead, for each of `BREAKING_MOUNT_OPTIONS`: the way out names what the option takes
+#: away. Why apart: the nosymfollow sentence said "a disk that allows programs", noexec's words, though programs ran
+#: there and only its links could not be followed (fixers' leftover after the 34th hostile pass).
+WORKING_PLACES: dict[str, str] = {
+    "noexec": "a disk that allows programs",
+    "nosymfollow": "a file system that follows symbolic links (one not mounted nosymfollow)",
+}
+
+
+def env_mount_block(folder: Path) -> tuple[str, str, str] | None:
+    """(words, what it breaks, where it would work) when `folder` (made or to be made) is on a file system mounted
+    with an option of `BREAKING_MOUNT_OPTIONS` ("/mnt/nx/envs is on a file system mounted noexec (/mnt/nx)", …,
+    "a disk that allows programs": `WORKING_PLACES`), or None: the neighbour of `write_block_words` for the mount's
+    other options."""
     mount = noexec_mount(folder)
     if mount is not None:
-        return f"{folder} is on a file system mounted noexec ({mount})", BREAKING_MOUNT_OPTIONS["noexec"]
+        return (f"{folder} is on a file system mounted noexec ({mount})", BREAKING_MOUNT_OPTIONS["noexec"],
+                WORKING_PLACES["noexec"])
     probe = _existing(folder)
     found = mount_of(probe)
     if found is None:
         return None
     for option in mount_options(found[0]):
         if option in BREAKING_MOUNT_OPTIONS and option != "noexec":
-            return f"{folder} is on a file system mounted {option} ({found[0]})", BREAKING_MOUNT_OPTIONS[option]
+            return (f"{folder} is on a file system mounted {option} ({found[0]})", BREAKING_MOUNT_OPTIONS[option],
+                    WORKING_PLACES[option])
     return None
 
 

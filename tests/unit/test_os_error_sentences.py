@@ -173,3 +173,25 @@ def test_the_open_files_fix_is_built_from_the_limits_and_both_sentences_give_it(
         fix = open_files_fix(soft, hard)
         assert sentence.endswith(f"). {fix}; then run it again"), sentence
         assert advice.endswith(f"that is the likely cause. {fix}; then run it again."), advice
+
+
+def test_a_deleted_current_folder_is_named_not_the_state_folder(tmp_path, monkeypatch):
+    """34th hostile pass (part A) P1: from a deleted current folder, `report --out r.txt` said "a file system error: it
+    does not exist … point GC_WIZARD_HOME at another one" (`Path.absolute()` fails with no file name). The sentence
+    names the current folder, for no name and for a relative one alike, and never GC_WIZARD_HOME."""
+    gone = tmp_path / "gone"
+    gone.mkdir()
+    monkeypatch.chdir(gone)
+    gone.rmdir()
+    try:
+        Path("r.txt").absolute()
+    except FileNotFoundError as exc:
+        unnamed = exc
+    for error in (unnamed, FileNotFoundError(errno.ENOENT, "No such file or directory", "r.txt")):
+        sentence = describe_os_error(error)
+        assert sentence.startswith("the current folder no longer exists"), sentence
+        assert "`cd` to a folder that exists" in sentence and "GC_WIZARD_HOME" not in sentence, sentence
+    absolute = describe_os_error(FileNotFoundError(errno.ENOENT, "No such file or directory", "/nowhere/r.txt"))
+    assert absolute.startswith("cannot use /nowhere/r.txt: it does not exist"), absolute
+    monkeypatch.chdir(tmp_path)
+    assert "current folder" not in describe_os_error(FileNotFoundError(errno.ENOENT, "No such file or directory"))

@@ -66,6 +66,7 @@ from wizard.install.recorded_set import (
 from wizard.install.runner import StepLog, StepRefusal, inactivity_limit, run_step
 from wizard.install.source_copy import as_recorded
 from wizard.install.source_places import _located, local_path
+from wizard.install.source_spelling import source_spelling
 from wizard.lock import StateLock
 from wizard.recipes.pythons import find_pythons
 from wizard.security import holds_mask, redact_secrets, shell_word
@@ -356,13 +357,22 @@ def install_advice(entry: Entry, *, graphcast_src: str | None = None, gone: bool
     left_out: list[str] = []
 
     def there(value: str | None, word: str) -> str | None:
-        if not value or "://" in value or value.isupper():
+        if not value or value.isupper():
             return value
-        if not os.path.exists(value):
+        # The place a recorded source names in any spelling — a path, `file:///DIR`, `file:/DIR`, `graphcast @
+        # file://…`, `git+file:///repo` — read as plan/install read it (`source_spelling`): a `file://` spelling was
+        # taken for remote here and offered unchecked (fixers' leftover after the 34th hostile pass).
+        try:
+            place = source_spelling(value).place
+        except ValueError:  # a `file:` URL of another host names no place here; the install says so itself
+            return value
+        if place is None:  # a remote source: the index's business, not a folder's modes
+            return value
+        if not os.path.exists(place):
             return word
         # 34th hostile pass (part B) P2: a recorded place now in another user's folder was offered here, and the
         # very line was refused by plan/install's swap rule; the same rule leaves it out, saying why.
-        risk = swap_risk(Path(value))
+        risk = swap_risk(Path(place))
         if risk is not None:
             left_out.append(f"{word} not {value}: {risk[0]} {risk[1]}".replace("\n", " "))
             return word

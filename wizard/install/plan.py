@@ -44,7 +44,7 @@ from packaging.utils import parse_wheel_filename
 from packaging.version import Version
 
 from wizard import bounded, paths
-from wizard.errors import UserError
+from wizard.errors import UserError, current_folder_gone
 from wizard.install import lock_reach
 from wizard.install.add_package import add_package_command
 from wizard.install.bundle import MANIFEST, check_bundle, read_manifest
@@ -255,10 +255,10 @@ class Plan:
         found = paths.env_mount_block(self.env_dir)
         if found is None:
             return None
-        where, breaks = found
-        move = ("give --env a folder on a disk that allows programs" if self.mode == "in-place" or not
+        where, breaks, works = found  # the way out names what the option takes away (noexec's words only for it)
+        move = (f"give --env a folder on {works}" if self.mode == "in-place" or not
                 str(self.env_dir).startswith(str(paths.state_dir()) + "/")
-                else "point GC_WIZARD_HOME at a folder on a disk that allows programs, or give --env one")
+                else f"point GC_WIZARD_HOME at a folder on {works}, or give --env one")
         return f"{where}: {breaks}; `install` refuses it (exit 2) without --force. To install, {move}."
 
     def installer_caution(self) -> str | None:
@@ -863,6 +863,9 @@ def plan_install(recipe: Recipe, *, env: str | Path | None = None, installer: st
     A lock's or bundle's packages beyond the recipe's are named in the plan, and one no requirement reaches is
     refused unless `allow_extra_packages` (`lock_reach`). `installer` None: `default_installer` picks it here.
     """
+    gone = current_folder_gone()
+    if gone is not None:  # uv needs one, and fails on it after the build (34th hostile pass (part A) P1)
+        raise UserError(f"{gone}. Nothing was built.")
     if installer is None:
         where = Path(env).expanduser().absolute() if env else paths.envs_dir()
         installer, why = default_installer(offline or bundle is not None, where.parent if env else where, lock)

@@ -43,7 +43,7 @@ from typing import Any, Protocol
 import pexpect
 
 from wizard import paths
-from wizard.children import die_with_parent, guard_child_loader, which
+from wizard.children import die_with_parent, guard_child_loader, which, without_git_settings
 from wizard.detect.libpath import split_cuda_dirs
 from wizard.errors import OperationFailed, UserError, pty_sentence
 from wizard.install import process_table as procfs
@@ -329,7 +329,7 @@ def build_env(step_env: dict[str, str], environ: dict[str, str] | None = None,
     elif library_path:
         env["LD_LIBRARY_PATH"] = library_path  # not text: reported by the checks before spawning
     guard_child_loader(env, notes)  # a library another user could swap: 34th hostile pass (part B) P4
-    return env
+    return without_git_settings(env)  # a step's own variables bring none either: the rule `run_capture` keeps
 
 
 def _rules(step, extra_prompts) -> list[tuple[re.Pattern, str, str]]:

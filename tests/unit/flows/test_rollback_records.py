@@ -43,3 +43,30 @@ def test_the_install_again_line_leaves_out_a_recorded_place_another_user_could_s
     assert str(shared) not in command and "--recipes-dir DIR" in command and "--graphcast-src FILE" in command, line
     assert f"--find-links {mine}" in command
     assert str(shared / "recipes") in why and str(wheel) in why, line
+
+
+def test_the_install_again_line_holds_a_file_url_to_the_same_swap_rule(isolated_state, public_tmp):
+    """Fixers' leftover after the 34th hostile pass: a recorded `file://` GraphCast source (or wheelhouse) in a folder
+    another user could swap was offered as it was — the rule read plain paths only, and took any `://` for remote.
+    Every spelling is read as plan/install read it (`source_spelling`), and held to the same rule."""
+    from tests.fixtures.modes import open_folder
+    from wizard.flows.rollback import install_advice
+
+    shared = open_folder(public_tmp / "shared")
+    wheel = shared / "graphcast-0.1.1-py3-none-any.whl"
+    wheel.write_bytes(b"")
+    (shared / "repo").mkdir()
+    mine = public_tmp / "mine"
+    mine.mkdir()
+    for given, word in ((f"file://{wheel}", "FILE"), (f"file:{wheel}", "FILE"),
+                        (f"graphcast @ file://localhost{wheel}", "FILE"), (f"git+file://{shared / 'repo'}@v0.1.1", "DIR")):
+        entry = Entry(id="20261127-000000-aaaa", kind="install", recipe="tiny-a", env="/nowhere/env",
+                      status="installed", graphcast_given=given, find_links=[f"file://{shared}", f"file://{mine}"])
+        line = install_advice(entry)
+        command, _, why = line.partition("  # ")
+        assert str(shared) not in command and f"--graphcast-src {word}" in command, line
+        assert "--find-links DIR" in command and f"--find-links file://{mine}" in command, line
+        assert str(shared) in why, line
+    kept = install_advice(Entry(id="20261127-000000-aaaa", kind="install", recipe="tiny-a", env="/nowhere/env",
+                                status="installed", graphcast_given=f"file://{mine}"))
+    assert f"--graphcast-src file://{mine}" in kept and "#" not in kept, kept

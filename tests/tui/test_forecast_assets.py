@@ -98,7 +98,9 @@ async def test_a_failed_forecast_takes_a_folder_and_runs_again(isolated_state, t
         await until(pilot, lambda: isinstance(app.screen, DoneScreen))
         app.push_screen(screen)
         await until(pilot, lambda: screen.ended, settle=0.2)
-        assert "assets" in _keys(app) and "Press a to give a folder" in " ".join(screen_text(app).split())
+        # drawn a frame or more after `ended` (a loaded machine): wait for the words, not a fixed pause
+        await until(pilot, lambda: "Press a to give a folder" in " ".join(screen_text(app).split()))
+        assert "assets" in _keys(app)
         folder = _files(tmp_path / "assets")
         await pilot.press("a")
         await _answer(pilot, app, str(folder))
@@ -169,6 +171,7 @@ async def test_the_forecast_screen_says_which_model_ran_and_what_next(isolated_s
         await until(pilot, lambda: isinstance(app.screen, DoneScreen))
         app.push_screen(screen)
         await until(pilot, lambda: screen.ended, settle=0.2)
+        await until(pilot, lambda: "GraphCast_tiny, a test model" in " ".join(screen_text(app).split()))  # drawn
         shown = " ".join(screen_text(app).split())  # on the first screen, beside the result
         assert "The source has no GraphCast_small; used the only model there (GraphCast_tiny, a test model at 10°)." \
             in shown, shown

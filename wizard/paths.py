@@ -1520,6 +1520,8 @@ def program_command() -> str:
 
     if zip_archive() is not None:  # this zipapp, not a gc-wizard the interpreter may have installed too
         return " ".join(shell_word(part) for part in program_argv())
+    if in_uv_cache(Path(sys.prefix)) or in_pipx_run_cache(Path(sys.prefix)):  # an environment that goes by itself
+        return _run_again_command(pipx=not in_uv_cache(Path(sys.prefix)))
     own = Path(sys.prefix) / "bin" / "gc-wizard"
     if own.exists() and script_interpreter_problem(own) is not None:  # a moved or copied venv (P7)
         return _module_command()
@@ -1536,6 +1538,65 @@ def program_command() -> str:
     if own.exists():
         return shell_word(str(own.absolute()))
     return _module_command()
+
+
+def in_uv_cache(path: Path) -> bool:
+    """Whether `path` lies in an environment uv keeps in its cache (`ROOT/archive-v0/HASH/…`, ROOT holding uv's
+    `CACHEDIR.TAG`): the one `uvx` / `uv tool run` runs gc-wizard from, which `uv cache clean` or `prune` deletes."""
+    for folder in (path, *path.parents):
+        if folder.parent.name.startswith("archive-v") and (folder.parent.parent / "CACHEDIR.TAG").is_file():
+            return True
+    return False
+
+
+def in_pipx_run_cache(prefix: Path) -> bool:
+    """Whether `prefix` is a `pipx run` environment (`PIPX_HOME/.cache/HASH`, beside pipx's `shared` environment),
+    which pipx deletes once it has gone unused for 14 days."""
+    cache = prefix.parent
+    return cache.name == ".cache" and (cache.parent / "shared" / "pyvenv.cfg").is_file()
+
+
+def _run_again_command(*, pipx: bool) -> str:
+    """gc-wizard as `uvx --from SOURCE gc-wizard` (or `pipx run --spec SOURCE gc-wizard`), for a run from an
+    environment its runner keeps in a cache: SOURCE is the folder, file or URL it was installed from (its dist-info's
+    direct_url.json), else the name the user's index answered.
+
+    Why: 33rd hostile pass (part B) P6 — run through `uv tool run`, every printed command named
+    `$UV_CACHE_DIR/archive-v0/HASH/bin/gc-wizard`, which the next `uv cache clean` deletes; `uvx` builds it again
+    (and `pipx run`'s cached environment goes after 14 days unused)."""
+    # deferred: reads the dist-info, only when the lines are printed
+    from wizard.self_install import self_install
+
+    found = self_install()
+    source = found.source if found.source and not found.source_risk else "gc-wizard"
+    if pipx:
+        return "pipx run gc-wizard" if source == "gc-wizard" else f"pipx run --spec {shell_word(source)} gc-wizard"
+    return f"{lasting_uv('uvx', 'tool run')} --from {shell_word(source)} gc-wizard"
+
+
+def lasting_uv(name: str = "uv", words: str = "") -> str:
+    """uv as a printed command names it for later (`name` on PATH, then `words` after `uv`): `name` when PATH has it,
+    else `uv` when PATH has that, else the uv that started this run (uv's `UV` variable) outside uv's cache, else the
+    bare name. Never a uv inside uv's cache (the `uv` package's binary in a `uvx` environment), which `uv cache
+    clean` deletes (33rd hostile pass (part B) P6)."""
+    import shutil
+
+    # uv puts its cached environment's bin folder on this run's PATH; a new shell's PATH lacks it
+    lasting = os.pathsep.join(folder for folder in os.environ.get("PATH", "").split(os.pathsep)
+                              if folder and not in_uv_cache(Path(folder)))
+
+    def on_path(program: str) -> bool:
+        return shutil.which(program, path=lasting) is not None
+
+    plain = f"uv {words}".strip()
+    if on_path(name):
+        return name
+    if name != "uv" and on_path("uv"):
+        return plain
+    started = os.environ.get("UV", "")
+    if started.startswith("/") and os.path.isfile(started) and not in_uv_cache(Path(started)):
+        return f"{shell_word(started)} {words}".strip()
+    return name
 
 
 def _module_command() -> str:

@@ -11,6 +11,7 @@ from pathlib import Path
 
 from tests.fixtures.cli import run_inproc
 from tests.fixtures.state import last_json
+from wizard.paths import wizard_command
 from wizard.verify.diagnose import diagnose_text
 
 #: walk 25's first install log (uv, behind an HTTPS-inspecting proxy), as written before the log had a first line
@@ -69,7 +70,8 @@ def test_diagnose_on_an_install_log_reads_its_first_line(tmp_path, isolated_stat
     log.write_text("[gc-wizard] Installing jax0.4.23-cpu into /s/envs/jax0.4.23-cpu-x (uv, new environment); "
                    "GraphCast v0.1.1\n" + TLS_LOG.replace("jax0.4.23-cpu-20261128-082120", "env"))
     text = " ".join(run_inproc("diagnose", str(log)).stdout.split())
-    assert "rerun `gc-wizard install jax0.4.23-cpu`" in text and "cuda12" not in text, text
+    # the fix as shown names the program as a new shell runs it (walk 33 #4); --json keeps the catalogue's words
+    assert f"rerun `{wizard_command()} install jax0.4.23-cpu`" in text and "cuda12" not in text, text
     fix = last_json(run_inproc("diagnose", str(log), "--json"))["findings"][0]["fix"]
     assert "gc-wizard bundle jax0.4.23-cpu" in fix and "cuda" not in fix
 

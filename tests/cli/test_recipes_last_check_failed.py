@@ -8,6 +8,7 @@ from tests.fixtures.cli import run_inproc
 from tests.fixtures.results import FAILED_CHECK
 from tests.fixtures.results import install_entry as _install
 from tests.fixtures.state import save_entries
+from wizard.paths import wizard_command
 
 
 def test_the_recipes_list_marks_the_recipe_with_its_failed_check_and_the_diagnosis(gpu_server, isolated_state):
@@ -19,4 +20,5 @@ def test_the_recipes_list_marks_the_recipe_with_its_failed_check_and_the_diagnos
     assert "! jax0.4.23-cpu" in text and "* jax0.4.23-cpu" not in text
     assert ("! Your last install of it failed its GraphCast check on node vm (at JAX backend and devices: CUDA found "
             "no usable GPU), history 20261128-181226-db4b.") in text
-    assert "`gc-wizard diagnose /state/logs/install-20261128-181226-db4b.log` names the cause" in text
+    # the program as a new shell runs it, as the Next lines name it (walk 33 #4)
+    assert f"`{wizard_command()} diagnose /state/logs/install-20261128-181226-db4b.log` names the cause" in text

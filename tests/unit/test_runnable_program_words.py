@@ -48,3 +48,38 @@ def test_the_kernel_notes_name_the_program(program):
     for unreachable in ("storage.googleapis.com", True):
         notes = " ".join(notebook_cautions(marker, unreachable))
         assert f"`{ME} forecast --assets DIR`" in notes and "`gc-wizard" not in notes, notes
+
+
+def _finding(fix, explanation="It broke.", causes=()):
+    return SimpleNamespace(id="some_failure", title="Something failed", explanation=explanation, fix=fix, explains=(),
+                           causes=causes, evidence=())
+
+
+def test_every_shown_fix_names_the_program_once_where_findings_become_lines(program):
+    """The catalogue's and the check's fix texts stay as written; `finding_lines` (diagnose, verify, forecast, the
+    Verify screen) and `failed_check_lines` (the Not-done screen) name the program, without saying a fix twice."""
+    from wizard.flows.describe_check import failed_check_lines, finding_lines
+
+    finding = _finding("Run `gc-wizard install jax0.4.23-cpu` into a new environment.",
+                       "`gc-wizard diagnose --env DIR` names it.",
+                       ({"title": "a login node", "check": "`gc-wizard detect --slurm` shows the GPUs"},))
+    text = " ".join(finding_lines([finding], 200))
+    assert f"Fix: Run `{ME} install jax0.4.23-cpu` into" in text and f"`{ME} diagnose --env DIR` names" in text
+    assert f"check `{ME} detect --slurm` shows" in text and "`gc-wizard" not in text
+    error = f"installed, but something failed. Fix: Run `{ME} install jax0.4.23-cpu` into a new environment."
+    lines = failed_check_lines(error, [finding, _finding("`gc-wizard verify --env DIR` again")])
+    assert lines == [error, "", "▶ Something failed", f"  Fix: `{ME} verify --env DIR` again"]
+
+
+def test_the_recipe_lists_name_the_program_for_a_failed_check_and_the_first_screen_keeps_it_bare(program):
+    from wizard.flows.history import failed_check_words, last_failed_checks
+
+    check = SimpleNamespace(node=None, finding_details=({"title": "CUDA found no usable GPU"},), findings=(),
+                            failed_tier="backend", log="/tmp/install-1.log", ok=False, stopped=False)
+    entry = SimpleNamespace(verify=check, log=None, id="20261129-004501-9d5f", kind="install", status="failed",
+                            recipe="jax0.4.23-cpu")
+    assert "`gc-wizard diagnose /tmp/install-1.log` names the cause" in failed_check_words(entry)
+    history = SimpleNamespace(entries=[entry])
+    named = last_failed_checks(history, named=True)["jax0.4.23-cpu"]
+    assert f"`{ME} diagnose /tmp/install-1.log` names the cause" in named and "`gc-wizard" not in named
+    assert "`gc-wizard diagnose /tmp/install-1.log`" in last_failed_checks(history)["jax0.4.23-cpu"]

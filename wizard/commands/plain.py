@@ -66,7 +66,7 @@ def run(args: argparse.Namespace) -> int:
 
     say("")
     say("== Recipes ==")
-    say(render_matches(list(surveyed.matches), facts, installed=installed_recipes(), failed=last_failed_checks()))
+    say(render_matches(list(surveyed.matches), facts, installed=installed_recipes(), failed=last_failed_checks(named=True)))
     best = surveyed.recommended
     if best is None:
         say("")

@@ -207,7 +207,7 @@ def run_recipes(args: argparse.Namespace) -> int:
     else:
         # What this user has installed, only where the facts are this machine's (saved facts are another's).
         say(render_matches(matches, facts, version, installed=installed_recipes() if local else None,
-                           failed=last_failed_checks() if local else None))
+                           failed=last_failed_checks(named=True) if local else None))
     return 0
 
 

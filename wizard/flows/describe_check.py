@@ -15,6 +15,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
+from wizard.paths import runnable
 from wizard.security import cut
 from wizard.verify.protocol import GENCAST_TIER, TIER_TITLES
 from wizard.wrap import hanging, wrap
@@ -24,7 +25,7 @@ if TYPE_CHECKING:
     from wizard.verify.check import VerifyResult
 
 __all__ = ["CHECK_TITLE", "check_ran_words", "checked_where", "GENCAST_TIER", "TIER_TITLES", "check_estimate_words", "finding_lines", "running_estimate", "stopping_words", "tier_start_words",
-           "tier_detail"]
+           "tier_detail", "fix_words"]
 
 #: The check as one step of an install or a rollback: the CLI's `==>` line and the app's step row.
 CHECK_TITLE = "Checking that GraphCast runs (a real jit init)"
@@ -105,6 +106,17 @@ def tier_detail(tier: Tier) -> str:
     return ""
 
 
+def fix_words(text: str) -> str:
+    """A finding's fix (or explanation, or a cause's check) as it is shown: on one line, and each `gc-wizard …` it
+    quotes as a new login shell runs it (`paths.runnable`, the program the Next lines name).
+
+    Why here, once: walk 33 #4 — the catalogue's and the check's ~200 fix texts say `gc-wizard install …`,
+    `gc-wizard diagnose --env DIR`, …, and printed that bare name where the user's shell cannot find it, while the
+    Next lines beside them named `/home/lab/gc-wizard/.venv/bin/gc-wizard`. The texts stay as written (and in history
+    and `--json` as such); every place that shows one to the user asks this."""
+    return runnable(" ".join(text.split()))
+
+
 def finding_lines(findings: Sequence[Finding], width: int) -> list[str]:
     """Per finding, numbered: its title and id, explanation, fix, what else it explains, how to tell its
     ranked causes apart, and the log lines that show it; wrapped to `width`, each paragraph's and quoted line's further
@@ -119,13 +131,13 @@ def finding_lines(findings: Sequence[Finding], width: int) -> list[str]:
             lines.append(head)
         # Between words only: a fix holds commands and options, and `--with-` / `assets` on two rows pasted as two
         # words (walk 21 #3); a path or URL longer than a row stays whole on a row of its own.
-        lines += hanging([f"   {' '.join(finding.explanation.split())}", f"   Fix: {' '.join(finding.fix.split())}"],
-                         width)
+        lines += hanging([f"   {fix_words(finding.explanation)}", f"   Fix: {fix_words(finding.fix)}"], width)
         if finding.explains:
             lines += hanging(["   Also explains: " + ", ".join(finding.explains)], width)
         if getattr(finding, "causes", ()):
             lines.append("   How to tell the causes apart:")
-            lines += hanging([f"     - {cause['title']}: check {cause['check']}" for cause in finding.causes], width)
+            lines += hanging([f"     - {cause['title']}: check {fix_words(cause['check'])}" for cause in finding.causes],
+                             width)
         if finding.evidence:
             lines.append("   Evidence:")
             lines += hanging([f"     > {line}" for line in finding.evidence], width)
@@ -139,13 +151,13 @@ def failed_check_lines(error: str, findings: Sequence[Finding]) -> list[str]:
     """A failed install's error, then each finding as "▶ title" and "  Fix: …", every one said once: a finding whose
     fix the error already says (the transaction's "installed, but TITLE. Fix: FIX", `flows.transaction`) is not
     repeated below it. Walk 33 #11: the Not-done screen printed the same Fix twice, word for word."""
-    said = " ".join(error.split())
-    lines = [error]
+    said = fix_words(error)
+    lines = [runnable(error)]
     for finding in findings:
-        fix = " ".join(finding.fix.split())
+        fix = fix_words(finding.fix)
         if fix and f"Fix: {fix}" in said:
             continue
-        lines += ["", f"▶ {finding.title}", f"  Fix: {finding.fix}"]
+        lines += ["", f"▶ {finding.title}", f"  Fix: {fix}"]
     return lines
 
 

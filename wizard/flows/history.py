@@ -217,9 +217,12 @@ def installed_fields(installed: dict[str, str] | None, recipe_id: str) -> dict[s
 FAILED_CHECK_MARK = "last check failed"
 
 
-def failed_check_words(entry) -> str:
+def failed_check_words(entry, command: str = "gc-wizard") -> str:
     """What a recipe list says of a recipe whose newest install failed its GraphCast check: where, why (the first
-    finding's title), which history entry, and what to do before building it again (diagnose its log)."""
+    finding's title), which history entry, and what to do before building it again (diagnose its log, with `command`:
+    the recipe lists pass `paths.wizard_command()` through `last_failed_checks(named=True)`, the program the Next lines
+    name, walk 33 #4; the first screen keeps the bare name, as its paragraph must fit 80×24 with its 'Press Enter'
+    line, walk 29 N2, and it names the app's own way too)."""
     check = entry.verify
     node = f" on node {check.node}" if check.node else ""
     first = check.finding_details[0] if check.finding_details else {}
@@ -227,19 +230,18 @@ def failed_check_words(entry) -> str:
     where = f"at {TIER_TITLES.get(check.failed_tier, check.failed_tier)}" if check.failed_tier else ""
     cause = ": ".join(part for part in (where, why) if part)
     log = check.log or entry.log
-    # the bare name, not `paths.wizard_command()` (walk 33 #4): this paragraph is the first screen's, and the long
-    # program path with its GC_WIZARD_HOME cut its last line at 80×24 again (walk 29 N2); the app's own way is named
-    diagnose = f"`gc-wizard diagnose {shell_word(log)}`" if log else "`gc-wizard diagnose LOG`"
+    diagnose = f"`{command} diagnose {shell_word(log)}`" if log else f"`{command} diagnose LOG`"
     return (f"Your last install of it failed its GraphCast check{node}{f' ({cause})' if cause else ''}, history "
             f"{entry.id}. Installing it again will likely fail the same way: {diagnose} names the cause and its fix "
             "(in the app: History, d).")
 
 
-def last_failed_checks(history: HistoryRead | None = None) -> dict[str, str]:
+def last_failed_checks(history: HistoryRead | None = None, *, named: bool = False) -> dict[str, str]:
     """recipe id -> `failed_check_words`, for each recipe whose newest finished install failed its GraphCast check
     (not stopped; none good since). Why: walk 28 #8 — after a GPU recipe's check failed on a node, both recipe lists
     recommended it again as if untroubled, and a newcomer repeated a 3-minute, 2 GB install in a loop. `history`: as
-    read already (`history_once`); None reads it."""
+    read already (`history_once`); None reads it. `named`: the words name the program as a new shell runs it
+    (`paths.wizard_command()`, asked only when a check failed), else bare (`failed_check_words`)."""
     try:
         entries = _loaded(history).entries
     except Exception:  # an unreadable history only means nothing is marked
@@ -248,9 +250,11 @@ def last_failed_checks(history: HistoryRead | None = None) -> dict[str, str]:
     for entry in entries:
         if entry.kind == "install" and entry.status not in ("running", "cancelled"):
             newest[entry.recipe] = entry
-    return {recipe: failed_check_words(entry) for recipe, entry in newest.items()
-            if entry.status == "failed" and entry.verify is not None and entry.verify.ok is False
-            and not entry.verify.stopped and (entry.verify.failed_tier or entry.verify.findings)}
+    failed = {recipe: entry for recipe, entry in newest.items()
+              if entry.status == "failed" and entry.verify is not None and entry.verify.ok is False
+              and not entry.verify.stopped and (entry.verify.failed_tier or entry.verify.findings)}
+    command = paths.wizard_command() if named and failed else "gc-wizard"
+    return {recipe: failed_check_words(entry, command) for recipe, entry in failed.items()}
 
 
 def installed_words(state: str) -> str:

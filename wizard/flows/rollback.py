@@ -848,7 +848,8 @@ class _Rollback:
         if not result.ok:
             first = result.findings[0] if result.findings else None
             why = f" ({first.title})" if first is not None and first.title else ""
-            fix = f" Fix: {first.fix}" if first is not None and first.fix else ""
+            # the fix's `gc-wizard …` as a new shell runs it, as the Next lines say it (walk 33 #4)
+            fix = f" Fix: {paths.runnable(first.fix)}" if first is not None and first.fix else ""
             return (f"the target environment failed its GraphCast check{why}; the current one is unchanged.{fix} "
                     f"Log: {self.record.log}")
         if marker:

@@ -411,7 +411,8 @@ class _Transaction:
             why = first.title if first is not None and first.title else "the GraphCast check failed"
             if why.startswith("The "):  # it continues a sentence: "installed, but the GraphCast check never started…"
                 why = "t" + why[1:]
-            fix = f" Fix: {first.fix}" if first is not None and first.fix else ""
+            # the fix's `gc-wizard …` as a new shell runs it, as the Next lines say it (walk 33 #4)
+            fix = f" Fix: {paths.runnable(first.fix)}" if first is not None and first.fix else ""
             return self.finish("failed", verify=result, keep=True,
                                error=f"installed, but {why}.{fix}\nFull log: {self.log}")
         marker = replace(marker, verified=now())

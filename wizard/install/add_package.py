@@ -12,6 +12,7 @@ import os
 from pathlib import Path
 
 from wizard.errors import OperationFailed
+from wizard.paths import in_uv_cache, lasting_uv
 from wizard.security import shell_line
 from wizard.uv_tool import uv_bin
 
@@ -30,4 +31,6 @@ def add_package_command(env: str | os.PathLike[str], package: str = "PACKAGE", *
         uv = uv_bin()
     except OperationFailed:  # a wizard without its uv: the name still tells the user what to fetch
         uv = "uv"
+    if in_uv_cache(Path(uv)):  # a `uvx` run's own uv goes with `uv cache clean` (33rd hostile pass (part B) P6)
+        return f"{lasting_uv()} {shell_line(['pip', 'install', '--python', python, package])}"
     return shell_line([uv, "pip", "install", "--python", python, package])

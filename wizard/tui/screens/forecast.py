@@ -19,6 +19,7 @@ from textual.screen import Screen
 from textual.widgets import Static
 
 from wizard.errors import WizardError
+from wizard.flows.describe_check import fix_words
 from wizard.flows.forecast import (
     STAGES,
     ForecastEvents,
@@ -136,7 +137,7 @@ class ForecastScreen(Screen[None]):
         else:
             lines = outcome_lines(message.result)
             for finding in message.result.findings[:3]:
-                lines += ["", f"▶ {finding.title}", f"  Fix: {finding.fix}"]
+                lines += ["", f"▶ {finding.title}", f"  Fix: {fix_words(finding.fix)}"]
         again = ("Press a to give a folder that holds the files and run it again, or Escape to go back."
                  if not ok else "Press Escape to go back.")
         self.query_one("#outcome", Static).update("\n".join(["", *lines, "", again]))

@@ -118,7 +118,7 @@ class RecipeScreen(Screen):
         self.rows: list = []
         """The option list's rows: a match, or None for a group heading."""
         self.installed = installed_recipes()
-        self.failed = last_failed_checks()
+        self.failed = last_failed_checks(named=True)
         """Recipe id -> its newest install's failed check, in words (`last_failed_checks`)."""
 
     def index_of(self, recipe_id: str) -> int:

@@ -77,7 +77,7 @@ from packaging.utils import canonicalize_name
 from wizard import bounded, paths
 from wizard.errors import UserError
 from wizard.recipes import runtime_env as runtime_vars
-from wizard.security import one_line, show_characters, unshowable_characters
+from wizard.security import expand_home, one_line, show_characters, unshowable_characters
 from wizard.source_trust import refuse_swappable_source
 from wizard.yaml_data import YAMLError, compose_user_nodes
 
@@ -446,7 +446,7 @@ def _location(ck: _Checker, node: yaml.Node, what: str, *, allow_path: bool) -> 
         return text
     if not allow_path:
         raise ck.fail(node, f"{what} entry '{text}' must be an https:// or file:// URL")
-    folder = Path(text).expanduser()
+    folder = Path(expand_home(text))
     if not folder.is_absolute():
         folder = ck.path.parent / folder
     return str(folder)
@@ -741,7 +741,7 @@ def _read_recipe_file(path: Path) -> Recipe:
 def load_recipes(extra_dirs: list[str] | None = None) -> dict[str, Recipe]:
     """Every recipe by id, in folder override order (built-in, user config, each `--recipes-dir`)."""
     for extra in extra_dirs or []:
-        folder = Path(extra).expanduser()
+        folder = Path(expand_home(extra))
         if not folder.is_dir():
             raise _refused(f"recipe folder {folder} (from --recipes-dir) does not exist or is not a folder")
     recipes: dict[str, Recipe] = {}

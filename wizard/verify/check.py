@@ -39,7 +39,7 @@ from wizard.install.envs import Env, EnvMarker, read_marker
 from wizard.install.runner import ProcessTreeStopper, StepLog
 from wizard.install.source_places import refuse_swappable_sources
 from wizard.install.source_spelling import local_source_path
-from wizard.security import cut
+from wizard.security import cut, expand_home
 from wizard.verify.causes import Context
 from wizard.verify.diagnose import Finding, diagnose_text
 from wizard.verify.inspect_env import inspect_env
@@ -448,7 +448,7 @@ def _probe_argv(python: Path, *, backend: str, level: str, gencast: bool | None,
             "--gencast", {True: "yes", False: "no", None: "auto"}[gencast]]
     if graphcast_src is not None:
         # any spelling of a folder (`file:///DIR` too), read as the install reads it (31st pass (part B) P5)
-        src = local_source_path(str(graphcast_src)) or Path(graphcast_src).expanduser().absolute()
+        src = local_source_path(str(graphcast_src)) or Path(expand_home(graphcast_src)).absolute()
         if not src.is_dir():
             raise UserError(f"--graphcast-src {graphcast_src} is not a folder; verify needs a GraphCast checkout.")
         # The swap rule plan, install and bundle hold the same argument to (`refuse_swappable_sources`, the one
@@ -645,7 +645,7 @@ def verify_env(env: Path, *, backend: str, level: str = "notebook", graphcast_sr
             cancelled (`--slurm-wait`), and a callback with the job's state as it changes (queued with
             Slurm's reason and the time waited, running on a node), on a reader thread.
     """
-    env = Path(env).expanduser().absolute()
+    env = Path(expand_home(env)).absolute()
     python = _environment_python(env, backend, level)
     if gencast is None:
         gencast = _gencast_from_marker(env)

@@ -442,6 +442,10 @@ def _gencast_from_marker(env: Path) -> bool | None:
         return None
 
 
+#: What verify would do with a swapped `--graphcast-src` checkout: it installs nothing, the probe imports it.
+CHECKOUT_HARM = "import (and so run) their code in the check"
+
+
 def _probe_argv(python: Path, *, backend: str, level: str, gencast: bool | None,
                 graphcast_src: str | Path | None, launcher: Sequence[str]) -> list[str]:
     argv = [*launcher, str(python), str(paths.package_file(PROBE_PATH)), "--backend", backend, "--level", level,
@@ -454,7 +458,7 @@ def _probe_argv(python: Path, *, backend: str, level: str, gencast: bool | None,
         # The swap rule plan, install and bundle hold the same argument to (`refuse_swappable_sources`, the one
         # check), before the probe puts the checkout first on its sys.path and imports it; the probe is given where
         # its links lead, as checked. 33rd hostile pass (part B) P5: another user's checkout was imported as root.
-        located = refuse_swappable_sources(None, (), str(src))[2]
+        located = refuse_swappable_sources(None, (), str(src), graphcast_harm=CHECKOUT_HARM)[2]
         argv += ["--graphcast-src", str(local_source_path(located) or located)]
     return argv
 

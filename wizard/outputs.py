@@ -32,7 +32,7 @@ from pathlib import Path
 
 from wizard.errors import OperationFailed, UserError
 from wizard.paths import state_dir, swappable_ancestor
-from wizard.security import OWN_DESCRIPTOR, PRIVATE_MODE, keep_local_path, write_private_file
+from wizard.security import OWN_DESCRIPTOR, PRIVATE_MODE, expand_home, keep_local_path, write_private_file
 from wizard.source_trust import refuse_swappable_destination
 
 #: A file other users may read (a module file a group loads, a kernel spec): no group/other write.
@@ -45,7 +45,7 @@ def write_output_file(path: str | os.PathLike[str], text: str, *, what: str, mod
     `what` names the file in the sentences ("the report to", "the module file"). Raises UserError for a link to
     something other than a device or a FIFO, OperationFailed when the file cannot be written.
     """
-    given = Path(path).expanduser()
+    given = Path(expand_home(path))
     target = given
     refuse_folder_or_state(str(path), given, what)
     # Written where the folders on its way lead once checked (no link or folder another user can change on the
@@ -88,7 +88,7 @@ def _kept(written: Path) -> None:
 def write_destination(path: Path, text: str, *, what: str, mode: int = PRIVATE_MODE) -> Path:
     """`write_output_file` for a writer that says its own OSError (a lock's full disk is `NoRoom`): the same
     link rule (UserError), then the same atomic write; an OSError is raised as it is."""
-    given = Path(path).expanduser()
+    given = Path(expand_home(path))
     checked = refuse_swappable_destination(f"cannot write {what} {given}", given)
     target = refuse_link(checked, what)
     if _write_held(target, text):
@@ -225,7 +225,7 @@ def refuse_file_in_the_way(prefix: str, path: Path, fix: str, *, itself: bool = 
 def check_output_file(path: str | os.PathLike[str], what: str) -> None:
     """Everything `write_output_file` will refuse about `path`, refused before the work that makes the text (a
     folder, the state folder, a FIFO nothing reads, a socket, a block device, a link): one sentence, exit 2."""
-    given = Path(path).expanduser()
+    given = Path(expand_home(path))
     refuse_folder_or_state(str(path), given, what)
     try:
         refuse_odd_target(f"cannot write {what}", given, refuse_link(given, what))

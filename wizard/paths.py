@@ -17,7 +17,7 @@ from pathlib import Path
 from wizard.children import program_risk, run_capture
 from wizard.errors import OperationFailed, UserError
 from wizard.patterns import LazyPattern
-from wizard.security import ACL_ACCESS, known_home, make_folders, shell_word, strip_acls
+from wizard.security import ACL_ACCESS, expand_home, known_home, make_folders, shell_word, strip_acls
 
 
 def state_dir() -> Path:
@@ -27,11 +27,11 @@ def state_dir() -> Path:
     A relative `XDG_DATA_HOME` is ignored, as the XDG base-directory spec says."""
     explicit = os.environ.get("GC_WIZARD_HOME")
     if explicit:
-        return Path(os.path.abspath(Path(explicit).expanduser()))
+        return Path(os.path.abspath(Path(expand_home(explicit))))
     data_home = os.environ.get("XDG_DATA_HOME", "")
-    if not os.path.isabs(os.path.expanduser(data_home)):
+    if not os.path.isabs(expand_home(data_home)):
         data_home = str(home_folder("the state folder", "GC_WIZARD_HOME=DIR") / ".local" / "share")
-    return Path(data_home).expanduser() / "gc-wizard"
+    return Path(expand_home(data_home)) / "gc-wizard"
 
 
 def home_folder(what: str, other_fix: str, environ: Mapping[str, str] | None = None) -> Path:
@@ -74,7 +74,7 @@ def state_words() -> str:
     folder = state_dir()
     if os.environ.get("GC_WIZARD_HOME"):
         why = "set by GC_WIZARD_HOME"
-    elif os.path.isabs(os.path.expanduser(os.environ.get("XDG_DATA_HOME", ""))):
+    elif os.path.isabs(expand_home(os.environ.get("XDG_DATA_HOME", ""))):
         why = "from XDG_DATA_HOME; GC_WIZARD_HOME is not set"
     else:
         why = "GC_WIZARD_HOME is not set"
@@ -261,8 +261,8 @@ def mount_of(folder: Path) -> tuple[str, str] | None:
 def _default_state() -> Path | None:
     """The state folder this user would have without `GC_WIZARD_HOME` (None when HOME is unusable)."""
     data_home = os.environ.get("XDG_DATA_HOME", "")
-    if os.path.isabs(os.path.expanduser(data_home)):
-        return Path(data_home).expanduser() / "gc-wizard"
+    if os.path.isabs(expand_home(data_home)):
+        return Path(expand_home(data_home)) / "gc-wizard"
     home = known_home()
     return None if home is None else home / ".local" / "share" / "gc-wizard"
 
@@ -1455,13 +1455,13 @@ def user_recipes_dir() -> Path | None:
         if home is None:
             return None
         config_home = str(home / ".config")
-    return Path(config_home).expanduser() / "gc-wizard" / "recipes"
+    return Path(expand_home(config_home)) / "gc-wizard" / "recipes"
 
 
 def recipe_dirs(extra: list[str] | None = None) -> list[Path]:
     """Recipe folders in override order: a later folder's recipe replaces an earlier one's."""
     dirs = [builtin_recipes_dir(), *filter(None, [user_recipes_dir()])]
-    dirs.extend(Path(d).expanduser() for d in extra or [])
+    dirs.extend(Path(expand_home(d)) for d in extra or [])
     return dirs
 
 

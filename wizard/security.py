@@ -447,6 +447,26 @@ def known_home(environ: Mapping[str, str] | None = None) -> Path | None:
     return Path(entry) if os.path.isabs(entry) else None
 
 
+def expand_home(path: str | os.PathLike[str]) -> str:
+    """`path` with a leading `~` (or `~/…`) read as the home folder `known_home` gives, and `~user` as the password
+    database's entry for user (as written when there is none); any other path as it is. The one expander of the paths
+    the user gives (options, prompts, recipe folders).
+
+    Why: `Path.expanduser` raised RuntimeError on an account with no home folder (no HOME, no passwd entry), so
+    `report --out '~/r.md'` or `--recipes-dir '~/r'` stopped with "this is a bug", while `os.path.expanduser` read an
+    empty HOME as `/` and `verify --env '~/x'` took `~` as a folder under the working folder: one path, three
+    readings. With no home, a quoted `~` is what the shell leaves it: a folder named `~` (fixers' leftover)."""
+    text = str(os.fspath(path))
+    if not text.startswith("~"):
+        return text
+    if text[1:2] not in ("", "/"):
+        return os.path.expanduser(text)
+    home = known_home()
+    if home is None:
+        return text
+    return (str(home).rstrip("/") + text[1:]) or "/"
+
+
 #: The encoding error handler of every file the wizard writes (logs, history, reports, crash logs): a lone surrogate
 #: that stands for a byte (`\udcff`, a path read from a non-UTF-8 name) is written as that byte, as `surrogateescape`
 #: does; any other character the encoding cannot take (a lone `\ud800` from a hand-edited history.json or recipe) as
@@ -512,7 +532,7 @@ def write_private_file(path: str | os.PathLike[str], text: str, *, encoding: str
     rename so that a crash right after cannot bring the old file back. On any failure — a full disk,
     a signal mid-write — the target stays as it was and no temporary file is left. Raises OSError.
     """
-    target = Path(path).expanduser()
+    target = Path(expand_home(path))
     own = OWN_DESCRIPTOR.match(str(target))
     if own:
         _write_into_descriptor(int(own.group(1)), text, encoding)
@@ -1767,7 +1787,7 @@ def source_place(text: str) -> Path | None:
         return None
     if _OTHER_URL.match(text):
         raise ValueError("it is neither a folder on this machine nor an http(s) address")
-    return Path(os.path.expanduser(text))
+    return Path(expand_home(text))
 
 
 #: An account as the wizard's sentences name one (`children.owner_words`, `group_words`, `source_trust`'s ACL fixes):

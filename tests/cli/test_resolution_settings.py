@@ -22,3 +22,18 @@ def test_uv_require_hashes_is_named_by_the_plan_and_by_the_failed_install(tiny, 
     proc, _result = tiny.install("tiny-a")
     assert proc.returncode != 0
     assert "The cause is your setting: UV_REQUIRE_HASHES=1" in proc.stdout + proc.stderr, (proc.stdout, proc.stderr)
+
+
+def test_a_tls_trust_variable_is_named_by_the_plan_and_by_each_steps_log(tiny, monkeypatch, tmp_path):
+    """Fixers' leftover (TLS trust variables): SSL_CERT_FILE was passed on to every step and named nowhere."""
+    ca = tmp_path / "private" / "site-ca.pem"
+    ca.parent.mkdir(mode=0o700)
+    ca.write_text("")
+    monkeypatch.setenv("SSL_CERT_FILE", str(ca))
+    plan = run_inproc("plan", "tiny-a", *tiny.args()[:-1])
+    assert plan.returncode == 0, (plan.stdout, plan.stderr)
+    assert f"SSL_CERT_FILE={ca} has uv trust the certificate authorities" in " ".join(plan.stdout.split())
+    proc, result = tiny.install("tiny-a")
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    log = open(result["log"]).read()
+    assert log.count(f"SSL_CERT_FILE={ca} has uv trust") >= 2, log[-3000:]

@@ -16,7 +16,7 @@ import pytest
 
 from wizard import paths
 from wizard.errors import UserError
-from wizard.security import known_home
+from wizard.security import expand_home, known_home
 
 WIZARD = Path(__file__).resolve().parents[2] / "wizard"
 
@@ -68,3 +68,47 @@ def test_home_unset_reads_the_password_database(monkeypatch):
     monkeypatch.delenv("HOME", raising=False)
     assert known_home() == Path(pwd.getpwuid(os.getuid()).pw_dir)
     assert known_home({"HOME": "/h/me"}) == Path("/h/me") and known_home({"HOME": "rel"}) is None
+
+
+#: The modules that read a path as an installer reads it (pip's and uv's own `~`, whatever the wizard's rule).
+_INSTALLER_READERS = {"wizard/install/cache_trust.py", "wizard/installer_files.py"}
+
+
+def test_nothing_but_expand_home_expands_a_path():
+    """`Path.expanduser` raised RuntimeError with no home folder and `os.path.expanduser` read an empty HOME as `/`:
+    a user's `~/x` had three readings (fixers' leftover: quoted ~). A later `expanduser` in wizard/ fails here."""
+    offenders = []
+    for path in sorted(WIZARD.rglob("*.py")):
+        where = str(path.relative_to(WIZARD.parent))
+        if where in _INSTALLER_READERS:
+            continue
+        tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
+        allowed = [range(f.lineno, (f.end_lineno or f.lineno) + 1) for f in ast.walk(tree)
+                   if isinstance(f, ast.FunctionDef) and f.name == "expand_home" and where == "wizard/security.py"]
+        offenders += [f"{where}:{call.lineno}" for call in ast.walk(tree)
+                      if isinstance(call, ast.Call) and getattr(call.func, "attr", None) == "expanduser"
+                      and not any(call.lineno in lines for lines in allowed)]
+    assert not offenders, f"a path expanded without security.expand_home: {sorted(set(offenders))}"
+
+
+def test_with_no_home_a_quoted_tilde_is_a_folder_named_tilde(no_home, monkeypatch):
+    assert expand_home("~/x") == "~/x" and expand_home("~") == "~" and expand_home("/a/~/b") == "/a/~/b"
+    monkeypatch.setenv("HOME", "")
+    assert expand_home("~/x") == "~/x"  # never `/x`, as os.path.expanduser read an empty HOME
+    monkeypatch.setenv("HOME", "/h/me/")
+    assert expand_home("~/x") == "/h/me/x" and expand_home("~") == "/h/me" and expand_home("x~") == "x~"
+    monkeypatch.setenv("HOME", "/")
+    assert expand_home("~/x") == "/x" and expand_home("~") == "/"
+
+
+def test_with_no_home_every_option_path_reads_tilde_as_a_folder(no_home, monkeypatch, tmp_path):
+    """`report --out '~/r.md'` and `--recipes-dir '~/r'` stopped with "this is a bug" (Path.expanduser's RuntimeError)
+    while `verify --env '~/x'` took `~` as a folder here: each now takes it as that folder."""
+    from wizard.cli import main
+
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("GC_WIZARD_HOME", str(tmp_path / "state"))
+    (tmp_path / "~").mkdir()
+    assert main(["report", "--out", "~/r.md"]) == 0
+    assert (tmp_path / "~" / "r.md").is_file()
+    assert paths.recipe_dirs(["~/r"])[-1] == Path("~/r")

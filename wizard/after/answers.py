@@ -30,7 +30,7 @@ from wizard.install.source_env import link_place
 from wizard.outputs import write_output_file
 from wizard.paths import not_utf8, uncreatable_env_path, unusable_env_path
 from wizard.recipes.loader import is_recipe_id
-from wizard.security import holds_mask, known_home, redact_value
+from wizard.security import expand_home, holds_mask, known_home, redact_value
 from wizard.source_trust import refuse_swappable_source
 from wizard.yaml_data import YAMLError, dump_data, load_user_data
 
@@ -73,7 +73,7 @@ def _portable(path: str | None) -> str | None:
     """`/home/me/x` -> `~/x`, so a file saved by one user replays for another."""
     if path is None or "://" in path:
         return path
-    expanded = os.path.abspath(os.path.expanduser(path))
+    expanded = os.path.abspath(expand_home(path))
     if known_home() is None:
         return expanded
     home = str(known_home())
@@ -87,7 +87,7 @@ def _portable(path: str | None) -> str | None:
 def _local(path: str | None) -> str | None:
     if path is None or "://" in path:
         return path
-    return os.path.expanduser(path)
+    return expand_home(path)
 
 
 def _looks_like_local_path(value: str) -> bool:
@@ -164,7 +164,7 @@ def _refuse_masked(given: InstallOptions, answers: Answers) -> None:
 
 def save_answers(path: str | os.PathLike[str], answers: Answers) -> Path:
     """Write `answers` to `path` (YAML for .yaml/.yml, JSON otherwise); returns the path written."""
-    target = Path(path).expanduser()
+    target = Path(expand_home(path))
     # Masked whole, the user name kept: the file is made to be copied to other servers, and a URL with a password
     # or a signed query was written in clear (fifth hostile pass 1e).
     data = redact_value(answers.to_dict())
@@ -261,7 +261,7 @@ def answers_from_dict(data: Any, where: str = "the answers file") -> Answers:
         want_type(env, str, where, "env", "a folder path or null")
         # as the command line's --env: a folder to create must be UTF-8, any must fit PATH
         _path_value(env, where, "env", unusable_env_path(env) or (
-            None if os.path.lexists(os.path.expanduser(env)) else uncreatable_env_path(env)))
+            None if os.path.lexists(expand_home(env)) else uncreatable_env_path(env)))
     raw = data.get("options")
     if raw is None:
         raw = {}
@@ -295,7 +295,7 @@ def _path_value(value: str, where: str, key: str, why: str | None = None) -> Non
 
 def load_answers(path: str | os.PathLike[str]) -> Answers:
     """Read and validate an answers file; UserError (exit 2) names the file and what is wrong."""
-    source = Path(path).expanduser()
+    source = Path(expand_home(path))
     # It chooses the sources as a recipe does (find_links, graphcast_src, offline): the same rule, before it is
     # read, and it is read where its links lead, as checked (twenty-second hostile pass P3).
     checked = refuse_swappable_source(

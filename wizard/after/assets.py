@@ -37,7 +37,14 @@ from pathlib import Path
 from wizard import bounded, paths
 from wizard.errors import UserError, WizardError
 from wizard.patterns import ascii_digits
-from wizard.security import make_folders, one_line, redact_credentials, redact_secrets, shell_word
+from wizard.security import (
+    expand_home,
+    make_folders,
+    one_line,
+    redact_credentials,
+    redact_secrets,
+    shell_word,
+)
 from wizard.web_login import split_login
 
 #: The public bucket, as the newer notebooks and every rival read it.
@@ -200,7 +207,7 @@ def open_source(location: str | None, words: SourceWords = CLI_WORDS) -> Source:
         return source
     if "://" in location:
         raise UserError(f"{words.place(repr(location))}: only a folder or an http(s):// URL is taken.")
-    folder = Path(location).expanduser().resolve()
+    folder = Path(expand_home(location)).resolve()
     if not folder.is_dir():
         raise UserError(f"{words.place(location)}: {bounded.not_a_folder(folder)}.")
     inside = _layout_below(folder)

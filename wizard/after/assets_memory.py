@@ -19,6 +19,7 @@ import json
 from pathlib import Path
 
 from wizard import bounded, paths
+from wizard.security import expand_home
 
 #: The file in the state folder.
 NAME = "last-assets.json"  # one of paths.STATE_NAMES: a state holding it is still a state
@@ -32,7 +33,7 @@ def remember_assets(location: str) -> None:
     from wizard.security import write_private_file  # deferred: only after a forecast worked
 
     try:
-        folder = str(Path(location).expanduser().resolve())
+        folder = str(Path(expand_home(location)).resolve())
         write_private_file(paths.ensure_state_dir() / NAME, json.dumps({"assets": folder}) + "\n")
     except (OSError, ValueError):
         pass

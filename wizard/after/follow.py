@@ -25,6 +25,7 @@ from wizard.after.next_steps import modules_dir
 from wizard.after.target import made_by_this_state
 from wizard.errors import OperationFailed, UserError
 from wizard.install.envs import read_marker
+from wizard.security import expand_home
 from wizard.tree_walk import walk
 
 
@@ -35,7 +36,7 @@ def follow_current(env: str | os.PathLike[str], *, environ: Mapping[str, str] | 
     to do). Never raises for a file it cannot rewrite: the install or rollback has already succeeded,
     so a kernel folder that is not writable becomes a line, not a failure.
     """
-    env_path = Path(os.path.abspath(os.path.expanduser(str(env))))
+    env_path = Path(os.path.abspath(expand_home(str(env))))
     marker = read_marker(env_path)
     if marker is None or not marker.recipe:
         return []
@@ -51,7 +52,7 @@ def follow_preview(env: str | os.PathLike[str], *, environ: Mapping[str, str] | 
     Why: a rollback moved the kernel `gc-wizard-jax0.4.23-cpu` off the `--with-notebook` env the walker had set it
     up on, onto one without google-cloud-storage and ipywidgets, and the confirm dialog said only "Nothing is
     deleted" (walk 23 #1). The rollback question of both faces (`describe_change`) says it."""
-    env_path = Path(os.path.abspath(os.path.expanduser(str(env))))
+    env_path = Path(os.path.abspath(expand_home(str(env))))
     marker = read_marker(env_path)
     if marker is None or not marker.recipe:
         return []
@@ -81,7 +82,7 @@ def followed_lines(env: str | os.PathLike[str], *, environ: Mapping[str, str] | 
 
     Why read, not remembered: the Done screen after a rollback kept the install's own "The Jupyter kernel … now runs
     <the install's env>" while kernel.json had followed the rollback to the other one (walk 27 #8)."""
-    env_path = Path(os.path.abspath(os.path.expanduser(str(env))))
+    env_path = Path(os.path.abspath(expand_home(str(env))))
     lines = [f"`{command} activate` follows the current environment: it loads {env_path}."]
     marker = read_marker(env_path)
     if marker is None or not marker.recipe:
@@ -188,7 +189,7 @@ def _follow_module(env_path: Path, marker, environ: Mapping[str, str] | None) ->
 def steps_done(env: str | os.PathLike[str], *, environ: Mapping[str, str] | None = None) -> frozenset[str]:
     """Which of the "Next:" set-up steps `env` has already: "kernel" (a gc-wizard kernel runs it) and
     "module" (the default module file for its recipe loads it) — for `next_steps.next_step_lines(done=…)`."""
-    env_path = Path(os.path.abspath(os.path.expanduser(str(env))))
+    env_path = Path(os.path.abspath(expand_home(str(env))))
     done = set()
     if any(k["env"] == str(env_path) for k in gc_wizard_kernels(environ)):
         done.add("kernel")

@@ -32,7 +32,7 @@ from wizard.install.envs import Env
 from wizard.install.runner import StepLog
 from wizard.patterns import ascii_digits
 from wizard.recipes.loader import load_recipes
-from wizard.security import make_folders, shell_word
+from wizard.security import expand_home, make_folders, shell_word
 from wizard.verify.check import ProbeListeners, ProbeStream, probe_environment, run_probe
 from wizard.verify.diagnose import Finding, diagnose_text
 from wizard.verify.probe import FORECAST_PROBE_PATH
@@ -381,7 +381,7 @@ def _with_remembered_folder(exc: assets.AssetError, given: assets.Source | str |
     that just failed; `exc` as it is otherwise."""
     last = remembered_assets()
     location = given.location if isinstance(given, assets.Source) else given
-    if not last or (location and "://" not in location and Path(location).expanduser().resolve() == Path(last)):
+    if not last or (location and "://" not in location and Path(expand_home(location)).resolve() == Path(last)):
         return exc
     words = (f"Your last forecast used --assets {last}: give it again (`{paths.program_command()} forecast --assets "
              f"{shell_word(last)}`).")

@@ -36,7 +36,7 @@ from wizard.install.add_package import add_package_command
 from wizard.install.envs import EnvMarker, env_python, read_marker
 from wizard.outputs import SHARED_MODE, refuse_linked_folders, refuse_swappable, write_output_file
 from wizard.paths import guard_env_python, home_folder, runnable
-from wizard.security import json_text, shell_word, strip_terminal_escapes
+from wizard.security import expand_home, json_text, shell_word, strip_terminal_escapes
 from wizard.verify.shadow import probe_shadow, shadow_caution
 
 #: jupyter_client's rule for kernel names, and at most 100 of them: the name is a folder's (300 was "the path is
@@ -48,10 +48,10 @@ def jupyter_data_dir(environ: Mapping[str, str] | None = None) -> Path:
     environ = os.environ if environ is None else environ
     explicit = environ.get("JUPYTER_DATA_DIR")
     if explicit:
-        return Path(explicit).expanduser()
+        return Path(expand_home(explicit))
     xdg = environ.get("XDG_DATA_HOME") or str(
         home_folder("Jupyter's kernel folder", "JUPYTER_DATA_DIR=DIR", environ) / ".local" / "share")
-    return Path(xdg).expanduser() / "jupyter"
+    return Path(expand_home(xdg)) / "jupyter"
 
 
 def default_kernel_name(env: Path, marker: EnvMarker | None) -> str:
@@ -145,7 +145,7 @@ def has_ipykernel(env: Path, timeout: float = 60.0) -> bool:
 
 def build_kernelspec(env: str | os.PathLike[str], *, environ: Mapping[str, str] | None = None) -> dict[str, Any]:
     """The kernel.json contents for `env` (no files written)."""
-    env_path = Path(os.path.abspath(os.path.expanduser(str(env))))
+    env_path = Path(os.path.abspath(expand_home(str(env))))
     marker = read_marker(env_path)
     act = compute_activation(env_path, environ, marker)
     return {
@@ -177,7 +177,7 @@ def kernel_install(env: str | os.PathLike[str], name: str | None = None, *,
     the name is not a valid kernel name or the env has no ipykernel; OperationFailed when the spec
     cannot be written.
     """
-    env_path = Path(os.path.abspath(os.path.expanduser(str(env))))
+    env_path = Path(os.path.abspath(expand_home(str(env))))
     if not env_python(env_path).exists():
         raise UserError(f"{env_path} is not a Python environment (it has no bin/python).")
     marker = read_marker(env_path)

@@ -35,7 +35,7 @@ from wizard.errors import UserError
 from wizard.install.activation import ACTIVE_VAR, compute_activation
 from wizard.install.envs import env_python, marker_problem, read_marker
 from wizard.outputs import SHARED_MODE, refuse_linked_folders, refuse_swappable, write_output_file
-from wizard.security import shell_word
+from wizard.security import expand_home, shell_word
 
 FAMILY = "graphcast"
 #: Sonames whose presence in a folder marks it as a CUDA/cuDNN library folder at load time.
@@ -71,7 +71,7 @@ def module_name(env: Path, marker: Mapping[str, Any]) -> str:
 
 def module_text(env: str | os.PathLike[str], *, environ: Mapping[str, str] | None = None) -> str:
     """The Lua module file for `env` (nothing written)."""
-    env_path = Path(os.path.abspath(os.path.expanduser(str(env))))
+    env_path = Path(os.path.abspath(expand_home(str(env))))
     found = read_marker(env_path)
     act = compute_activation(env_path, environ, found)
     marker = found.to_dict() if found else {}
@@ -193,7 +193,7 @@ def module_install(env: str | os.PathLike[str] | None = None, folder: str | os.P
     found = read_marker(env_path)
     marker = found.to_dict() if found else {}
     name = module_name(env_path, marker)
-    root = Path(os.path.abspath(os.path.expanduser(str(folder)))) if folder else default_dir()
+    root = Path(os.path.abspath(expand_home(str(folder)))) if folder else default_dir()
     if root.exists() and not root.is_dir():
         raise UserError(f"--dir {root} is a file, not a folder.")
     target = root / f"{name}.lua"

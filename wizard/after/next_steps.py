@@ -12,7 +12,7 @@ from pathlib import Path
 
 from wizard import paths
 from wizard.paths import program_command
-from wizard.security import shell_word
+from wizard.security import expand_home, shell_word
 from wizard.self_install import (
     carry_words as carry_words,  # its words live with what they read (one tie each way)
 )
@@ -134,7 +134,7 @@ def module_name_for(recipe: str) -> str:
 def use_lines(recipe: str, folder: str | os.PathLike[str] | None = None) -> list[str]:
     """The two lines a new shell needs for the module: `module use DIR` (Lmod does not know the wizard's
     folder) and `module load graphcast/<recipe>` — the Done screen and the exit "Next:" lines print both."""
-    root = Path(os.path.abspath(os.path.expanduser(str(folder)))) if folder else modules_dir()
+    root = Path(os.path.abspath(expand_home(str(folder)))) if folder else modules_dir()
     return [f"module use {shell_word(str(root))}", f"module load {module_name_for(recipe)}"]
 
 

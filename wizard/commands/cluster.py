@@ -29,7 +29,7 @@ from wizard.flows.cluster import (
 )
 from wizard.flows.options import given_sources
 from wizard.paths import wizard_command
-from wizard.security import shell_word
+from wizard.security import expand_home, shell_word
 
 #: What `lock` and `bundle` take without `--python` (`lockfile.default_python_version`), said once for both helps.
 #: Walk 26 #13: bundle's help said "the wizard's own", and for a recipe that does not take it (JAX 0.12 needs 3.12+)
@@ -41,7 +41,7 @@ def run_lock(args: argparse.Namespace) -> int:
     alternative = getattr(args, "alternative", None)
     recipe = recipe_to_pin(args.recipe, args.recipes_dir, alternative)
     python = python_for(recipe, args.python)
-    out = Path(args.out).expanduser() if args.out else Path.cwd() / default_lock_name(recipe.id)
+    out = Path(expand_home(args.out)) if args.out else Path.cwd() / default_lock_name(recipe.id)
     check_lock_out(out)  # a name that is no lock's, a FIFO nothing reads: refused before "Resolving …" (P10)
     if not args.json:
         say(f"Resolving recipe {recipe.id} for Python {python}" + (f" on {args.platform}" if args.platform else "")
@@ -66,7 +66,7 @@ def run_bundle(args: argparse.Namespace) -> int:
     recipe = recipe_to_pin(args.recipe, args.recipes_dir)
     python = python_for(recipe, args.python)
     graphcast_src, find_links = given_sources(args.graphcast_src, getattr(args, "find_links", None))
-    out = Path(args.out).expanduser().absolute()
+    out = Path(expand_home(args.out)).absolute()
     if not args.with_assets and (args.assets or args.model or args.dataset):
         raise UserError("--assets, --model and --dataset choose the forecast's files: add --with-assets.")
     log = sys.stderr if args.json else sys.stdout

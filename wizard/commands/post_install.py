@@ -23,6 +23,7 @@ from wizard.flows.after_install import (
 )
 from wizard.flows.machine import machine_facts
 from wizard.outputs import check_output_file, write_output_file
+from wizard.security import expand_home
 
 
 def run_activate(args: argparse.Namespace) -> int:
@@ -114,7 +115,7 @@ def _remove_kernel(args: argparse.Namespace) -> int:
 
 def run_report(args: argparse.Namespace) -> int:
     if args.out:
-        target = Path(args.out).expanduser()
+        target = Path(expand_home(args.out))
         # a FIFO nothing reads, a socket (P10), a file where a folder must be (25th pass (A) P3): before the work
         check_output_file(args.out, "the report to")
         if not target.parent.is_dir():  # a typo in the folder must not create folders (as root: anywhere)

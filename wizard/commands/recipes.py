@@ -20,7 +20,7 @@ from wizard.flows.review import PlanReview, download_size, review
 from wizard.flows.session import survey
 from wizard.flows.types import DownloadSize, Facts, RecipeMatch
 from wizard.paths import wizard_command
-from wizard.security import redact_secrets, unshowable_characters
+from wizard.security import expand_home, redact_secrets, unshowable_characters
 from wizard.wrap import command, command_words
 
 _WIDTH = 100
@@ -31,7 +31,7 @@ def _load_facts(path: str | None) -> Facts:
     if not path:
         return machine_facts()
     try:
-        text = bounded.read_text(Path(path).expanduser(), bounded.FACTS_BYTES, streams_ok=True)
+        text = bounded.read_text(Path(expand_home(path)), bounded.FACTS_BYTES, streams_ok=True)
     except bounded.ParseLimitError as exc:
         raise UserError(f"--facts {path}: {exc}.") from None
     except OSError as exc:

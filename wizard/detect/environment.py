@@ -25,7 +25,7 @@ from wizard.detect import deadline
 from wizard.detect.facts import DiskInfo, EnvironmentInfo, HostMemory, Platform, PythonInfo
 from wizard.errors import UserError
 from wizard.patterns import ascii_digits
-from wizard.security import known_home
+from wizard.security import expand_home, known_home
 
 #: The distributions `detect` reports (PEP 503 names), besides the families `reported` knows by their shape
 #: (`jax-cuda12-plugin`, `cupy-cuda12x`, `nvidia-cudnn-cu12`); everything else in the env is noise here.
@@ -135,7 +135,7 @@ def _python_in(prefix: Path) -> str | None:
 def choose_target(target_env: Path | None, environ: dict[str, str]) -> Target:
     """Which environment to describe (see the module docstring)."""
     if target_env is not None:
-        prefix = Path(target_env).expanduser()
+        prefix = Path(expand_home(target_env))
         if not prefix.is_dir():
             raise UserError(f"The environment {prefix} does not exist.")
         return Target(kind_of(prefix), prefix.absolute(), _python_in(prefix), "argument")

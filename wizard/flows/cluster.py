@@ -27,6 +27,7 @@ from wizard.install.plan import default_installer, graphcast_install_arg
 from wizard.install.sources import checkout_caution, read_identity
 from wizard.recipes.alternatives import apply_alternative
 from wizard.recipes.loader import Recipe, get_recipe, recipes_dir_for
+from wizard.security import expand_home
 
 __all__ = ["BundleMade", "add_assets", "app_bundle_refusal", "bundle_logged", "bundle_source", "check_bundle_out",
            "check_lock_out", "compile_lock", "default_lock_name", "make_bundle", "make_offline_bundle", "python_for",
@@ -201,7 +202,7 @@ def app_bundle_refusal(bundle: str) -> str:
     from wizard.errors import UserError
     from wizard.flows.install_line import install_line  # deferred: only on this refusal
 
-    folder = Path(bundle).expanduser().absolute()
+    folder = Path(expand_home(bundle)).absolute()
     problem = ""
     recipe_id, recipes_dir = "RECIPE", None
     try:

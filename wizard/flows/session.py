@@ -36,7 +36,7 @@ from wizard.recipes.alternatives import with_python_reach
 from wizard.recipes.loader import UnknownRecipe, get_recipe, load_recipes, recipes_dir_for
 from wizard.recipes.match import RecipeMatch, match_recipes
 from wizard.recipes.pythons import find_pythons
-from wizard.security import shell_word
+from wizard.security import expand_home, shell_word
 from wizard.source_trust import refuse_swappable_source
 from wizard.verify.causes import Context
 from wizard.verify.diagnose import Finding, Scanner, scan_stream, uses_facts
@@ -131,12 +131,12 @@ def _bundle_recipe_folder(options: InstallOptions) -> str | None:
         return None
     from wizard.install.bundle import RECIPES  # deferred: only a refused recipe with --bundle needs it
 
-    folder = Path(options.bundle).expanduser().absolute() / RECIPES
+    folder = Path(expand_home(options.bundle)).absolute() / RECIPES
     if not (folder / f"{options.recipe_id}.yaml").is_file():
         return None
     # Never advise an option with the value already given: the recipe is unknown in that folder, so the advice
     # would loop (28th hostile pass (part B) P3: "add --recipes-dir B/recipes", given, again and again).
-    if any(os.path.realpath(Path(given).expanduser()) == os.path.realpath(folder) for given in options.recipes_dirs):
+    if any(os.path.realpath(Path(expand_home(given))) == os.path.realpath(folder) for given in options.recipes_dirs):
         return None
     # Held to the rule a --recipes-dir is held to, whose refusal comes through: advising the folder a link in it
     # leads out of into another user's folder would only meet that refusal next (P3).

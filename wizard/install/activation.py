@@ -40,7 +40,7 @@ from wizard.detect.libpath import (
 )
 from wizard.install.envs import MARKER, EnvMarker, marker_problem, read_marker
 from wizard.recipes.runtime_env import FLAG_VARIABLES, PLACE_VARIABLES, allowed, flag_file, xla_flag_places
-from wizard.security import known_home
+from wizard.security import expand_home, known_home
 from wizard.source_trust import swap_risk
 
 #: Exported by the script: the values from before the first activation (JSON), for `deactivate`.
@@ -718,7 +718,7 @@ def compute_activation(env: str | os.PathLike[str], environ: Mapping[str, str] |
 
     `marker` defaults to the environment's own (`<env>/gc-wizard-env.json`).
     """
-    env_path = Path(os.path.abspath(os.path.expanduser(str(env))))
+    env_path = Path(os.path.abspath(expand_home(str(env))))
     environ = dict(os.environ if environ is None else environ)
     if marker is None:
         marker = read_marker(env_path)

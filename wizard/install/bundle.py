@@ -53,7 +53,7 @@ from wizard.install.tree_digest import file_sha256
 from wizard.installer_files import requirement_problem, settings_problem, uv_trust_env
 from wizard.outputs import SHARED_MODE, check_out_folder, refuse_file_in_the_way, write_destination
 from wizard.recipes.loader import Recipe
-from wizard.security import cut, make_folders, redact_secrets, shell_word
+from wizard.security import cut, expand_home, make_folders, redact_secrets, shell_word
 from wizard.tree_walk import remove_tree
 from wizard.uv_tool import refuse_own_program
 
@@ -236,7 +236,7 @@ def check_bundle_out(out: Path) -> Path:
     """`out` as a bundle is written there (absolute), or the refusal (exit 2) of a place it cannot be: a file in the
     way, a folder that is not new or empty, one the wizard cannot write. Why apart: `bundle` says "==> Bundling …
     into OUT" before the work, and said it before refusing OUT (noted by the 25th pass (part A) P3 fixer)."""
-    out = Path(out).expanduser().absolute()
+    out = Path(expand_home(out)).absolute()
     refuse_file_in_the_way("--out", out, "choose another --out", itself=True)  # named as a file (25th pass (A) P3)
     if out.exists() and (not out.is_dir() or any(out.iterdir())):
         raise UserError(f"--out {out} {_unfinished(out) or 'must be a new or empty folder'}.")
@@ -462,7 +462,7 @@ def _check_lock_lines(bundle: Bundle) -> None:
 
 def check_bundle(root: Path | str, recipe: Recipe, python_version: str | None = None) -> Bundle:
     """The bundle at `root`, after checking it fits `recipe`, is intact and installs on this machine."""
-    root = Path(root).expanduser().absolute()
+    root = Path(expand_home(root)).absolute()
     if not root.is_dir():
         raise UserError(f"--bundle {root}: {bounded.not_a_folder(root)}.")
     manifest = read_manifest(root)

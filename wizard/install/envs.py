@@ -50,7 +50,7 @@ from wizard.install.recorded_set import wheelhouse_hashes
 from wizard.install.runner import StepLog, StepRefusal, run_step
 from wizard.install.source_copy import as_origin, copy_folder_references
 from wizard.patterns import ascii_digits
-from wizard.security import cut, make_folders, redact_value, write_private_file
+from wizard.security import cut, expand_home, make_folders, redact_value, write_private_file
 from wizard.tree_walk import walk
 from wizard.uv_tool import uv_bin
 
@@ -196,7 +196,7 @@ class Env:
     @classmethod
     def at(cls, folder: str | os.PathLike[str]) -> Env:
         """`folder` as an absolute path (`~` expanded, symlinks kept: the user's name for it)."""
-        return cls(Path(os.path.abspath(os.path.expanduser(str(folder)))))
+        return cls(Path(os.path.abspath(expand_home(str(folder)))))
 
     @property
     def python(self) -> Path:

@@ -55,7 +55,7 @@ from wizard.option_values import refuse_option_like
 from wizard.outputs import SHARED_MODE, check_out_folder, refuse_file_in_the_way, write_destination
 from wizard.recipes.loader import Recipe
 from wizard.recipes.pythons import fits
-from wizard.security import cut, one_line, redact_secrets, show_characters, unshowable_characters
+from wizard.security import cut, expand_home, one_line, redact_secrets, show_characters, unshowable_characters
 from wizard.uv_tool import uv_bin
 
 PYLOCK = "pylock.toml"
@@ -166,7 +166,7 @@ def check_lock_out(out: Path, fmt: str | None = None) -> tuple[Path, str]:
     name that is no lock's, named as the user gave it (24th hostile pass (part A) P10: `--out /dev/null` was refused
     as "null", after "Resolving …"), a missing folder, a FIFO nothing reads, a place others can swap. Returns the
     path to write (its links on the way followed) and the lock's format."""
-    given = Path(out).expanduser()
+    given = Path(expand_home(out))
     fmt = fmt or lock_format(given)
     if fmt == PYLOCK and not uv_writes_pylock():
         raise UserError(f"this uv cannot write {PYLOCK} locks; name the lock FILE.txt for requirements with hashes.")

@@ -73,7 +73,7 @@ from wizard.recipes.alternatives import (
 from wizard.recipes.loader import PromptRule, Recipe
 from wizard.recipes.match import range_text
 from wizard.recipes.pythons import PythonChoice, choose_python, fits, probe_python, requested_python
-from wizard.security import shell_line, shell_word
+from wizard.security import expand_home, shell_line, shell_word
 from wizard.source_trust import refuse_swappable_destination, refuse_swappable_source
 from wizard.uv_tool import uv_bin
 
@@ -331,7 +331,7 @@ def resolve_target(env: str | Path | None, recipe_id: str, planned_at: datetime 
     why = paths.unusable_env_path(str(env))
     if why:
         raise UserError(f"--env: {why}.")
-    env_dir = paths.lasting_path(Path(env).expanduser().absolute())
+    env_dir = paths.lasting_path(Path(expand_home(env)).absolute())
     env_dir = _refuse_swappable(env_dir, str(env))
     # Every sentence below quotes the value given, and where it resolves when that differs: `--env /` was refused as
     # "--env /usr" (25th hostile pass (part B) P3).
@@ -610,7 +610,7 @@ def _packages(recipe: Recipe, lock: Path | str | None, installer: str, notes: li
     """The recipe's pinned requirements, or — with `--lock` — the lock's hashed files."""
     if lock is None:
         return _Packages(list(recipe.requirements), f"Install the {len(recipe.requirements)} pinned packages")
-    lock = Path(lock).expanduser().absolute()
+    lock = Path(expand_home(lock)).absolute()
     pylock = lock_format(lock) == PYLOCK
     if installer == "pip" and pylock:
         raise UserError(f"--lock {lock.name}: pip cannot install a pylock.toml; use the uv installer, or a "
@@ -756,7 +756,7 @@ def build_plan(
     _check_choices(installer, mode)
     if isinstance(python, str):
         python = PythonChoice(executable=python, version="", source="path")
-    target = _Target(Path(env_dir).expanduser().absolute(), python, mode, offline)
+    target = _Target(Path(expand_home(env_dir)).absolute(), python, mode, offline)
     notes: list[str] = []
     sources = _sources(recipe, find_links, offline, notes)
     unreadable = names_pip_cannot_read(sources.links, installer, refused="Nothing was installed.")
@@ -867,7 +867,7 @@ def plan_install(recipe: Recipe, *, env: str | Path | None = None, installer: st
     if gone is not None:  # uv needs one, and fails on it after the build (34th hostile pass (part A) P1)
         raise UserError(f"{gone}. Nothing was built.")
     if installer is None:
-        where = Path(env).expanduser().absolute() if env else paths.envs_dir()
+        where = Path(expand_home(env)).absolute() if env else paths.envs_dir()
         installer, why = default_installer(offline or bundle is not None, where.parent if env else where, lock)
         plan = plan_install(recipe, env=env, installer=installer, find_links=find_links, offline=offline,
                             graphcast_src=graphcast_src, lock=lock, bundle=bundle, alternative=alternative,
@@ -885,8 +885,8 @@ def plan_install(recipe: Recipe, *, env: str | Path | None = None, installer: st
     if bundle is not None:
         if lock is not None:
             raise UserError("--bundle brings its own lock; give --bundle or --lock, not both")
-        bundle = refuse_swappable_source(f"--bundle {bundle}", Path(bundle).expanduser(), "the bundle")
-        wanted = str(read_manifest(Path(bundle).expanduser().absolute()).get("python", ""))
+        bundle = refuse_swappable_source(f"--bundle {bundle}", Path(expand_home(bundle)), "the bundle")
+        wanted = str(read_manifest(Path(expand_home(bundle)).absolute()).get("python", ""))
         narrowed = recipe
         if re.fullmatch(r"3\.[0-9]+", wanted):  # build from the Python the bundle's wheels are for
             narrowed = dataclasses.replace(recipe, machine=dataclasses.replace(
@@ -907,7 +907,7 @@ def plan_install(recipe: Recipe, *, env: str | Path | None = None, installer: st
     if problem:
         raise UserError(problem)
     if lock is not None:
-        lock = Path(lock).expanduser().absolute()
+        lock = Path(expand_home(lock)).absolute()
         try:
             why = bounded.not_regular(lock)
         except OSError:

@@ -16,6 +16,7 @@ the failure message read it.
 from __future__ import annotations
 
 import os
+import ssl
 from collections.abc import Mapping
 from typing import NamedTuple
 
@@ -29,7 +30,8 @@ class Setting(NamedTuple):
     variable: str
     #: the key in a uv settings file (its top level, and its `[pip]` table) or in a pip.conf's `[global]`/`[install]`
     key: str
-    #: "switch" (on unless an off word), "value" (any value but `default`), "negated" (a uv key set to false)
+    #: "switch" (on unless an off word), "value" (any value but `default`), "negated" (a uv key set to false),
+    #: "trust" (which TLS certificates the installer trusts: a path, or a switch; `_system_store` is not named)
     kind: str
     what: str
     #: the value that changes nothing (uv's default, pip's `:none:`), never named
@@ -46,6 +48,12 @@ _NO_ISOLATION = ("would have {installer} build GraphCast (from a checkout or git
 _BUILD_MARKER = "No module named"
 _INSECURE = ("would have {installer} skip the TLS certificate checks for that host, so whoever sits between you and "
              "it could serve the packages installed as you")
+_TRUST_FILE = ("has {installer} trust the certificate authorities in that file for its indexes and downloads, in "
+               "place of the ones it trusts on its own (passed on as set)")
+_TRUST_DIR = ("has {installer} trust the certificate authorities in that folder for its indexes and downloads, in "
+              "place of the ones it trusts on its own (passed on as set)")
+_TRUST_SYSTEM = ("has uv trust the system's certificate store for its indexes and downloads, in place of its "
+                 "built-in roots (passed on as set)")
 SETTINGS: tuple[Setting, ...] = (
     Setting("uv", "UV_REQUIRE_HASHES", "require-hashes", "switch", _HASHES, marker="require-hashes"),
     Setting("uv", "UV_NO_VERIFY_HASHES", "verify-hashes", "negated",
@@ -74,6 +82,18 @@ SETTINGS: tuple[Setting, ...] = (
             "would have pip build those packages from source instead of their wheels", ":none:"),
     Setting("pip", "PIP_ONLY_BINARY", "only-binary", "value",
             "would have pip build nothing, GraphCast from a checkout included", ":none:"),
+    # Fixers' leftover (TLS trust variables): these were passed on to every step (`runner.PASSED`) but named nowhere,
+    # so a plan trusting a site's CA, or the system's store in place of uv's own roots, read as any other. Named with
+    # the path they give, never more; no way to undo is given: they are the user's, and passed on as set.
+    Setting("uv", "SSL_CERT_FILE", "", "trust", _TRUST_FILE),
+    Setting("uv", "SSL_CERT_DIR", "", "trust", _TRUST_DIR),
+    Setting("uv", "UV_SYSTEM_CERTS", "system-certs", "trust", _TRUST_SYSTEM),
+    Setting("uv", "UV_NATIVE_TLS", "native-tls", "trust", _TRUST_SYSTEM),
+    Setting("pip", "PIP_CERT", "cert", "trust", _TRUST_FILE),
+    Setting("pip", "REQUESTS_CA_BUNDLE", "", "trust", _TRUST_FILE),
+    Setting("pip", "CURL_CA_BUNDLE", "", "trust", _TRUST_FILE),
+    Setting("pip", "SSL_CERT_FILE", "", "trust", _TRUST_FILE),
+    Setting("pip", "SSL_CERT_DIR", "", "trust", _TRUST_DIR),
 )
 #: The values both installers read as "off" for a switch.
 _OFF = ("", "0", "false", "no", "off")
@@ -120,20 +140,32 @@ def found_settings(installer: str, environ: Mapping[str, str],
         given = (environ.get(setting.variable) or "").strip() if setting.variable else ""
         if given:  # the variable wins over every file, an "off" one too
             on = given.lower() not in _OFF if setting.kind != "value" else given.lower() != setting.default
-            if on:
+            if on and not (setting.kind == "trust" and _system_store(given)):
                 found.append(_found(setting, f"{setting.variable}={given}", installer, by_variable=True))
             continue
         for path, table_name, table in tables:
             value = table.get(setting.key)
-            if _counts(setting, value):  # a pip.conf's words are strings: a switch's "off" ones do not count
+            if _counts(setting, value) and not (setting.kind == "trust" and _system_store(str(value))):
+                # a pip.conf's words are strings: a switch's "off" ones do not count
                 shown = str(value).lower() if isinstance(value, bool) else value
                 found.append(_found(setting, f"`{table_name}{setting.key} = {shown}` in {path}", installer))
                 break
     return found
 
 
+def _system_store(value: str) -> bool:
+    """Whether `value` names the system's own certificate file or folder (the ones OpenSSL was built to read, links
+    followed: `SSL_CERT_FILE=/etc/ssl/certs/ca-certificates.crt`, set in many images): trusting it changes nothing
+    worth a line on every plan."""
+    defaults = ssl.get_default_verify_paths()  # its `cafile`/`capath` are SSL_CERT_FILE/DIR when set: not read
+    own = {os.path.realpath(place) for place in (defaults.openssl_cafile, defaults.openssl_capath) if place}
+    return bool(os.path.isabs(value)) and os.path.realpath(value) in own
+
+
 def _found(setting: Setting, where: str, installer: str, by_variable: bool = False) -> Found:
-    """The row with its sentence: what it does and the way to take it away."""
+    """The row with its sentence: what it does and the way to take it away (a "trust" row: only what it does)."""
+    if setting.kind == "trust":
+        return Found(setting, where, f"{where} {setting.what.format(installer=installer)}.")
     undo = (f"unset it for gc-wizard (`env -u {setting.variable} gc-wizard …`)" if by_variable
             else "take it out of that file (or set PIP_CONFIG_FILE=/dev/null / UV_NO_CONFIG=1 for gc-wizard)")
     if setting.marker == "require-hashes":
@@ -153,6 +185,7 @@ def resolution_advice(installer: str | None, said: str, environ: Mapping[str, st
     """The failed step's fix when a setting found here is its cause (its `marker` is in what the installer `said`),
     else the settings found named as what may be: one sentence, or None when none is set."""
     found = found_settings(installer, environ, cwd) if installer in ("uv", "pip") else []
+    found = [f for f in found if f.setting.kind != "trust"]  # which CAs are trusted changes no pick: the plan's note
     if not found:
         return None
     cause = next((f for f in found if f.setting.marker and f.setting.marker in said), None)

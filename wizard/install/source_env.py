@@ -12,6 +12,7 @@ from collections.abc import Mapping
 from urllib.parse import urlsplit
 
 from wizard.patterns import LazyPattern
+from wizard.security import expand_home
 
 GRAPHCAST_SRC_VAR = "GC_WIZARD_GRAPHCAST_SRC"
 FIND_LINKS_VAR = "GC_WIZARD_FIND_LINKS"
@@ -72,7 +73,7 @@ def unique_links(links: list[str] | tuple[str, ...]) -> list[str]:
     seen: set[str] = set()
     out: list[str] = []
     for link in links:
-        key = link if "://" in link else os.path.normpath(os.path.abspath(os.path.expanduser(link)))
+        key = link if "://" in link else os.path.normpath(os.path.abspath(expand_home(link)))
         if key not in seen:
             seen.add(key)
             out.append(link)

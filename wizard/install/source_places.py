@@ -79,12 +79,14 @@ def _located(location: str, where: Path, resolved: Path) -> str:
 
 
 def refuse_swappable_sources(recipe, find_links: tuple[str, ...] | list[str], graphcast_src: str | None, *,
-                             graphcast: bool = True):
+                             graphcast: bool = True, graphcast_harm: str = "install (and run) their code"):
     """UserError (exit 2), before anything is read or made, for the first local source another user could swap;
     else (recipe, find_links, graphcast_src) with each local place named where its links lead (the recipe's
     `find_links` and `graphcast.source` too), to be given to the installer in their place.
     `recipe` None: the user's sources alone (checked at start-up, before a recipe is chosen); `graphcast` False:
-    a lock, which holds no GraphCast."""
+    a lock, which holds no GraphCast. `graphcast_harm`: what gc-wizard would do with a swapped GraphCast source, in
+    the refusal; `verify` imports the checkout and installs nothing, so its refusal says so (fixers' leftover: verify
+    refusal wording)."""
     links = []
     for link in find_links:
         where = package_place(link, f"--find-links {link}")
@@ -111,7 +113,8 @@ def refuse_swappable_sources(recipe, find_links: tuple[str, ...] | list[str], gr
         if source else None
     if where is not None:
         named = f"--graphcast-src {where}" if graphcast_src else f"recipe {recipe.id}'s graphcast.source {where}"
-        located = _located(source, where, refuse_swappable_source(named, where, "the GraphCast source"))
+        located = _located(source, where, refuse_swappable_source(named, where, "the GraphCast source",
+                                                                  harm=graphcast_harm))
         if graphcast_src:
             graphcast_src = located
         elif located != source:

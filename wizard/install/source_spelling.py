@@ -17,7 +17,7 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
-from wizard.security import local_url
+from wizard.security import expand_home, local_url
 
 #: `name @ URL` (PEP 508's direct reference, extras allowed, spaces around `@` optional). A path starts with `/`,
 #: `~` or `.` and a URL with its scheme, so neither is taken for a name.
@@ -74,7 +74,7 @@ def source_spelling(text: str) -> SourceSpelling:
     if "://" in url or _SCHEME.match(url):
         vcs = url.partition("+")[0] + "+" if re.match(r"^[A-Za-z]+\+", url) else ""
         return SourceSpelling(text, name, url, vcs)
-    return SourceSpelling(text, name, url, "", Path(url).expanduser())
+    return SourceSpelling(text, name, url, "", Path(expand_home(url)))
 
 
 def local_source_path(text: str) -> Path | None:

@@ -60,7 +60,7 @@ from wizard.install.source_spelling import source_spelling
 from wizard.install.tree_copy import copy_problem
 from wizard.install.wheel_overwrites import overwrite_words, overwritten_packages
 from wizard.recipes.alternatives import REACH_TIMEOUT, reachable
-from wizard.security import known_home, shell_word
+from wizard.security import expand_home, known_home, shell_word
 from wizard.source_trust import refuse_swappable_source
 
 #: Versions DeepMind published of GraphCast (setup.py of the v0.1, v0.1.1 and v0.2 tags). A
@@ -614,7 +614,7 @@ def look_at_wheelhouse(folder: str | Path, recipe) -> Wheelhouse:
     that refused it (walk 22 #6)."""
     # any spelling uv reads as the folder (`file:/DIR`, `file:DIR` …): the one parser (28th pass (part B) P4)
     place = package_place(str(folder), f"wheelhouse {folder}")
-    path = (place if place is not None else Path(folder)).expanduser().absolute()
+    path = (place if place is not None else Path(expand_home(folder))).absolute()
     if not path.is_dir():
         what = (f"{path.name} is a file; a wheelhouse is the folder that holds the wheels ({path.parent})"
                 if path.is_file() else bounded.not_a_folder(path))

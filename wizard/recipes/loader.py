@@ -76,8 +76,9 @@ from packaging.utils import canonicalize_name
 
 from wizard import bounded, paths
 from wizard.errors import UserError
+from wizard.patterns import decimal_number, whole_number
 from wizard.recipes import runtime_env as runtime_vars
-from wizard.security import one_line, show_characters, unshowable_characters
+from wizard.security import expand_home, one_line, show_characters, unshowable_characters
 from wizard.source_trust import refuse_swappable_source
 from wizard.yaml_data import YAMLError, compose_user_nodes
 
@@ -364,17 +365,38 @@ class _Checker:
             raise self.fail(node, f"{what} '{value}' is not a dotted version such as 525.60.13")
         return value
 
-    def integer(self, node: yaml.Node, what: str) -> int:
-        if not isinstance(node, yaml.ScalarNode) or node.tag != "tag:yaml.org,2002:int":
-            raise self.fail(node, f"{what} must be a whole number, not {self.kind(node)}")
-        return int(self.scalar(node))
+    def integer(self, node: yaml.Node, what: str, *, signed: bool = False) -> int:
+        """A whole number written in the digits 0-9 (`patterns.whole_number`; a leading `-` where `signed`).
+
+        Why not `int()` of what YAML 1.1 reads: it reads `0x1F`, `017` (octal 15), `0b11`, `1_000`, `+5` and
+        `1:30` (sexagesimal, 90) as ints, so a recipe's `schema: 0x1` or `cuda_major: 014` was taken as a number
+        its author never wrote (fixers' leftover: YAML 1.1 integers)."""
+        plain = isinstance(node, yaml.ScalarNode) and node.tag == "tag:yaml.org,2002:int"
+        text = node.value if plain and self.scalar(node) is not None else ""  # past 4300 digits: `scalar`'s sentence
+        digits = text[1:] if signed and text.startswith("-") else text
+        value = whole_number(digits)
+        if value is None or (len(digits) > 1 and digits.startswith("0")):
+            raise self.fail(node, self._not_plain(node, what, "a whole number"))
+        return -value if digits is not text else value
 
     def number(self, node: yaml.Node, what: str) -> float:
-        if not isinstance(node, yaml.ScalarNode) or node.tag not in (
-            "tag:yaml.org,2002:int", "tag:yaml.org,2002:float"
-        ):
-            raise self.fail(node, f"{what} must be a number, not {self.kind(node)}")
-        return float(self.scalar(node))
+        """A number written in the digits 0-9 with at most one `.` (`patterns.decimal_number`): not `0x10`, `1:30`,
+        `1_0.5`, `.inf` or `+5`, which YAML 1.1 reads as numbers too (as for `integer`)."""
+        plain = isinstance(node, yaml.ScalarNode) and node.tag in ("tag:yaml.org,2002:int", "tag:yaml.org,2002:float")
+        value = decimal_number(node.value) if plain and self.scalar(node) is not None else None
+        if value is None or (node.value[:1] == "0" and node.value[1:2].isalnum()):
+            raise self.fail(node, self._not_plain(node, what, "a number"))
+        return value
+
+    def _not_plain(self, node: yaml.Node, what: str, noun: str) -> str:
+        """The refusal of a value that is not `noun` in plain decimal digits, naming the value as written and what
+        YAML reads it as (the number it would have been taken for, a string, true/false)."""
+        if not isinstance(node, yaml.ScalarNode) or node.tag == "tag:yaml.org,2002:null":
+            return f"{what} must be {noun}, not {self.kind(node)}"
+        read = (f"the number {self.scalar(node)}" if node.tag in ("tag:yaml.org,2002:int", "tag:yaml.org,2002:float")
+                else self.kind(node))
+        return (f"{what} '{node.value}' must be {noun} written in the digits 0-9 only, such as 12 "
+                f"(YAML reads it as {read})")
 
     def sequence(self, node: yaml.Node, what: str) -> list[yaml.Node]:
         if isinstance(node, yaml.ScalarNode) and node.tag == "tag:yaml.org,2002:null":
@@ -446,7 +468,7 @@ def _location(ck: _Checker, node: yaml.Node, what: str, *, allow_path: bool) -> 
         return text
     if not allow_path:
         raise ck.fail(node, f"{what} entry '{text}' must be an https:// or file:// URL")
-    folder = Path(text).expanduser()
+    folder = Path(expand_home(text))
     if not folder.is_absolute():
         folder = ck.path.parent / folder
     return str(folder)
@@ -682,7 +704,7 @@ def parse_recipe(text: str, path: Path) -> Recipe:
     disk_gib = ck.number(top["disk_gib"], "disk_gib")
     if not 0 < disk_gib < 10_000:
         raise ck.fail(top["disk_gib"], f"disk_gib {disk_gib:g} must be a positive size in GiB")
-    preference = ck.integer(top["preference"], "preference") if "preference" in top else 0
+    preference = ck.integer(top["preference"], "preference", signed=True) if "preference" in top else 0
 
     return Recipe(
         id=recipe_id,
@@ -741,7 +763,7 @@ def _read_recipe_file(path: Path) -> Recipe:
 def load_recipes(extra_dirs: list[str] | None = None) -> dict[str, Recipe]:
     """Every recipe by id, in folder override order (built-in, user config, each `--recipes-dir`)."""
     for extra in extra_dirs or []:
-        folder = Path(extra).expanduser()
+        folder = Path(expand_home(extra))
         if not folder.is_dir():
             raise _refused(f"recipe folder {folder} (from --recipes-dir) does not exist or is not a folder")
     recipes: dict[str, Recipe] = {}

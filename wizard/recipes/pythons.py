@@ -41,7 +41,7 @@ from wizard.errors import OperationFailed, UserError
 from wizard.installer_files import with_absolute_paths
 from wizard.option_values import refuse_option_like
 from wizard.recipes.loader import Recipe
-from wizard.security import known_home
+from wizard.security import expand_home, known_home
 from wizard.source_trust import (
     python_home_risk,
     refuse_start_path,
@@ -370,7 +370,7 @@ def requested_python(recipe: Recipe, request: str, *, allow_download: bool = Fal
         # can swap, ran as root to tell its version (twenty-second hostile pass P4). Run as given, not where its
         # links lead: a venv's `bin/python` is a link to its base, and only through the link is it the venv's; once
         # passed, no link or folder on its way is another user's to change.
-        path = Path(text).expanduser()
+        path = Path(expand_home(text))
         refuse_swappable_python(f"--python {text}", path, "the interpreter",
                                 way_out="give an interpreter only you can change", untouched="it was not run")
         choice = probe_python(str(path), "given")

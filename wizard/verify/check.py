@@ -39,7 +39,7 @@ from wizard.install.envs import Env, EnvMarker, read_marker
 from wizard.install.runner import ProcessTreeStopper, StepLog
 from wizard.install.source_places import refuse_swappable_sources
 from wizard.install.source_spelling import local_source_path
-from wizard.security import cut
+from wizard.security import cut, expand_home
 from wizard.verify.causes import Context
 from wizard.verify.diagnose import Finding, diagnose_text
 from wizard.verify.inspect_env import inspect_env
@@ -442,19 +442,23 @@ def _gencast_from_marker(env: Path) -> bool | None:
         return None
 
 
+#: What verify would do with a swapped `--graphcast-src` checkout: it installs nothing, the probe imports it.
+CHECKOUT_HARM = "import (and so run) their code in the check"
+
+
 def _probe_argv(python: Path, *, backend: str, level: str, gencast: bool | None,
                 graphcast_src: str | Path | None, launcher: Sequence[str]) -> list[str]:
     argv = [*launcher, str(python), str(paths.package_file(PROBE_PATH)), "--backend", backend, "--level", level,
             "--gencast", {True: "yes", False: "no", None: "auto"}[gencast]]
     if graphcast_src is not None:
         # any spelling of a folder (`file:///DIR` too), read as the install reads it (31st pass (part B) P5)
-        src = local_source_path(str(graphcast_src)) or Path(graphcast_src).expanduser().absolute()
+        src = local_source_path(str(graphcast_src)) or Path(expand_home(graphcast_src)).absolute()
         if not src.is_dir():
             raise UserError(f"--graphcast-src {graphcast_src} is not a folder; verify needs a GraphCast checkout.")
         # The swap rule plan, install and bundle hold the same argument to (`refuse_swappable_sources`, the one
         # check), before the probe puts the checkout first on its sys.path and imports it; the probe is given where
         # its links lead, as checked. 33rd hostile pass (part B) P5: another user's checkout was imported as root.
-        located = refuse_swappable_sources(None, (), str(src))[2]
+        located = refuse_swappable_sources(None, (), str(src), graphcast_harm=CHECKOUT_HARM)[2]
         argv += ["--graphcast-src", str(local_source_path(located) or located)]
     return argv
 
@@ -645,7 +649,7 @@ def verify_env(env: Path, *, backend: str, level: str = "notebook", graphcast_sr
             cancelled (`--slurm-wait`), and a callback with the job's state as it changes (queued with
             Slurm's reason and the time waited, running on a node), on a reader thread.
     """
-    env = Path(env).expanduser().absolute()
+    env = Path(expand_home(env)).absolute()
     python = _environment_python(env, backend, level)
     if gencast is None:
         gencast = _gencast_from_marker(env)

@@ -26,6 +26,7 @@ from wizard import bounded, paths
 from wizard.detect.facts import Facts
 from wizard.errors import UserError
 from wizard.install.reach import advice_for, find_unreachable
+from wizard.install.resolution_settings import resolution_advice
 from wizard.recipes.family import default_recipes, family_recipes
 from wizard.recipes.loader import Recipe, is_recipe_id, load_recipes
 from wizard.security import cut, redact_secrets, shell_line, shell_word, strip_terminal_escapes
@@ -911,6 +912,31 @@ _FIX_FROM_EVIDENCE = {"host_unreachable": _reach_fix}
 _TEMPLATE_FROM_EVIDENCE = {"noexec_mount": noexec_place_fix}
 
 
+#: The findings of an installer that found no solution or no file for a pin, which the user's own installer settings
+#: can cause (`resolution_settings.SETTINGS`: UV_EXCLUDE_NEWER hides files, UV_RESOLUTION=lowest picks other versions,
+#: *_REQUIRE_HASHES …); their fix names the ones set here.
+_RESOLVER_FINDINGS = frozenset({"resolver_conflict", "jaxlib_wheel_unavailable"})
+#: Which installer said the lines (pip's resolver words, then uv's); a log of poetry, conda or pixi is neither.
+_INSTALLER_WORDS = (
+    ("pip", re.compile(r"ResolutionImpossible|conflicting dependencies|The conflict is caused by|Could not find a "
+                       r"version that satisfies|No matching distribution found|is not a supported wheel")),
+    ("uv", re.compile(r"No solution found when resolving dependencies|we can conclude that|there is no version of|"
+                      r"has no wheels with a matching|conflicting URLs|only has wheels|can't be installed because")),
+)
+
+
+def _settings_advice(finding_id: str, evidence: list[str]) -> str | None:
+    """For a resolver's failure, the user's installer settings that may cause it, as the failed install step names
+    them (`resolution_settings.resolution_advice`, the one reader): None when none is set, or the lines are no
+    resolver's of uv or pip. Why: `diagnose LOG` of a failure under UV_EXCLUDE_NEWER or UV_RESOLUTION=lowest only
+    said to install a recipe, which failed the same way (fixers' leftover: diagnose LOG and resolution settings)."""
+    if finding_id not in _RESOLVER_FINDINGS:
+        return None
+    said = "\n".join(evidence)
+    installer = next((name for name, words in _INSTALLER_WORDS if words.search(said)), None)
+    return resolution_advice(installer, said, os.environ) if installer else None
+
+
 def _finding(hit: _Hit, facts: Facts | None, causes: tuple[dict[str, str], ...] = (),
              context: causes.Context | None = None, ran: Recipe | None = None,
              given: tuple[str, str] | None = None) -> Finding:
@@ -945,9 +971,11 @@ def _finding(hit: _Hit, facts: Facts | None, causes: tuple[dict[str, str], ...] 
     if causes:
         ranked = "; ".join(f"{n}) {c['title']}: {c['why']}" for n, c in enumerate(causes, 1))
         explanation += f" What is known about this machine ranks the likely causes: {ranked}."
+    fix = with_given_graphcast(_render(fix, fix_values), given, entry.id)
+    settings = _settings_advice(entry.id, hit.evidence)
     return Finding(
         id=entry.id, title=entry.title, explanation=explanation,
-        fix=with_given_graphcast(_render(fix, fix_values), given, entry.id), evidence=tuple(evidence), explains=tuple(hit.explains),
+        fix=f"{settings} {fix}" if settings else fix, evidence=tuple(evidence), explains=tuple(hit.explains),
         priority=entry.priority, causes=causes,
     )
 

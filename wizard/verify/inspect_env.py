@@ -35,7 +35,7 @@ from wizard.install.envs import read_marker
 from wizard.install.recorded_set import file_path
 from wizard.patterns import ascii_digits
 from wizard.recipes.family import default_recipes, family_recipes
-from wizard.security import cut, shell_word
+from wizard.security import cut, expand_home, shell_word
 from wizard.tree_walk import walk
 from wizard.verify import causes
 from wizard.verify.diagnose import Finding, with_given_graphcast
@@ -577,7 +577,7 @@ def inspect_env(path: str | Path, environ: dict[str, str] | None = None, *, driv
     `environ` is the environment the user would run it with (LD_LIBRARY_PATH, PATH); the wizard's own by
     default. `driver` is the NVIDIA driver version (read from /proc/driver/nvidia/version when not given).
     """
-    prefix = Path(path).expanduser()
+    prefix = Path(expand_home(path))
     if not prefix.is_dir():
         raise UserError(f"The environment {prefix} does not exist or is not a folder.")
     prefix = prefix.absolute()

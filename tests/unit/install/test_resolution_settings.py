@@ -6,6 +6,8 @@ all requirements must have a hash"), and neither the plan nor the failure named 
 
 from __future__ import annotations
 
+import ssl
+
 from wizard.install.resolution_settings import SETTINGS, found_settings, resolution_advice, resolution_notes
 
 
@@ -17,10 +19,13 @@ def _env(tmp_path, **values):
 
 def test_every_variable_of_the_table_is_named_when_set_and_not_when_off(tmp_path):
     for setting in [s for s in SETTINGS if s.variable]:
-        on = "2020-01-01" if setting.kind == "value" else "1"
+        on = {"value": "2020-01-01", "trust": "1" if setting.variable.startswith("UV_") else "/site/ca.pem"}.get(
+            setting.kind, "1")
         words = resolution_notes(setting.installer, _env(tmp_path, **{setting.variable: on}), tmp_path)
+        # a TLS trust variable is the user's, passed on as set: named, with no way to undo it (fixers' leftover)
+        undo = "passed on as set" if setting.kind == "trust" else f"env -u {setting.variable}"
         assert len(words) == 1 and words[0].startswith(f"{setting.variable}={on} ") \
-            and f"env -u {setting.variable}" in words[0], (setting, words)
+            and undo in words[0], (setting, words)
         off = setting.default or ("" if setting.kind == "value" else "0")  # a date has no "off" but empty
         assert resolution_notes(setting.installer, _env(tmp_path, **{setting.variable: off}), tmp_path) == []
 
@@ -70,3 +75,32 @@ def test_build_isolation_and_tls_trust_variables_are_named_and_the_build_failure
     uv_toml.write_text('allow-insecure-host = ["pypi.org"]\n')
     found = found_settings("uv", _env(tmp_path, UV_CONFIG_FILE=str(uv_toml)), tmp_path)
     assert [f.setting.variable for f in found] == ["UV_INSECURE_HOST"]
+
+
+def test_tls_trust_variables_and_keys_are_named_with_their_path_and_never_as_a_failures_cause(tmp_path, monkeypatch):
+    """Fixers' leftover (TLS trust variables): SSL_CERT_FILE, SSL_CERT_DIR, REQUESTS_CA_BUNDLE, CURL_CA_BUNDLE,
+    PIP_CERT, UV_NATIVE_TLS … were passed on to every step and named nowhere. Rows of the same table, kind "trust":
+    named by the plan and each step's log with the path they give; the system's own store is not named."""
+    ca = tmp_path / "site-ca.pem"
+    named = {"uv": ["SSL_CERT_FILE", "SSL_CERT_DIR"],
+             "pip": ["PIP_CERT", "REQUESTS_CA_BUNDLE", "CURL_CA_BUNDLE", "SSL_CERT_FILE", "SSL_CERT_DIR"]}
+    for installer, variables in named.items():
+        environ = _env(tmp_path, **dict.fromkeys(variables, str(ca)))
+        words = resolution_notes(installer, environ, tmp_path)
+        assert [w.split("=", 1)[0] for w in words] == variables, words
+        assert all(w.startswith(f"{v}={ca} has {installer} trust the certificate authorities in that ")
+                   for v, w in zip(variables, words, strict=True)), words
+        # which CAs are trusted changes no pick: a failure is not blamed on them
+        assert resolution_advice(installer, "ERROR: ResolutionImpossible", environ, tmp_path) is None
+    uv_toml = tmp_path / "uv.toml"
+    uv_toml.write_text("native-tls = true\n")
+    assert resolution_notes("uv", _env(tmp_path, UV_CONFIG_FILE=str(uv_toml)), tmp_path) == [
+        f"`native-tls = true` in {uv_toml} has uv trust the system's certificate store for its indexes and "
+        "downloads, in place of its built-in roots (passed on as set)."]
+    conf = tmp_path / "pip.conf"
+    conf.write_text(f"[global]\ncert = {ca}\n")
+    assert resolution_notes("pip", _env(tmp_path, PIP_CONFIG_FILE=str(conf)), tmp_path)[0].startswith(
+        f"`cert = {ca}` in {conf} has pip trust")
+    system = ssl.get_default_verify_paths()
+    if system.openssl_cafile:  # the file OpenSSL reads anyway (a link to it too) changes nothing worth a line
+        assert resolution_notes("pip", _env(tmp_path, SSL_CERT_FILE=system.openssl_cafile), tmp_path) == []

@@ -258,6 +258,32 @@ def test_malformed_recipe_is_one_clear_error_with_the_line(tmp_path, case, text,
     assert "\n" not in message and "Traceback" not in message
 
 
+#: Numbers YAML 1.1 reads that a recipe's author did not write as plain decimal digits (fixers' leftover: YAML 1.1
+#: integers): `int()` of PyYAML's reading took them as 15, 31, 3, 1000, 5, 90 …; `0o17` is a string to PyYAML.
+_NOT_PLAIN = ["0o17", "0x1F", "017", "0b11", "1_000", "+5", "1:30"]
+
+
+@pytest.mark.parametrize("key, written", [(key, written) for key in ("schema", "preference", "disk_gib")
+                                          for written in _NOT_PLAIN]
+                         + [("disk_gib", written) for written in (".inf", "1_0.5", "02.5", "1:30.5")])
+def test_a_number_not_in_plain_decimal_digits_is_refused_naming_file_line_and_value(tmp_path, key, written):
+    old = {"schema": "schema: 1", "preference": "preference: 0", "disk_gib": "disk_gib: 2"}[key]
+    text = _replace(old, f"{key}: {written}")
+    path = _write(tmp_path, text)
+    with pytest.raises(UserError) as info:
+        load_recipe_file(path)
+    message = str(info.value)
+    assert f"{path}, line {_line_of(text, f'{key}: {written}')}: {key} '{written}' must be" in message, message
+    assert "digits 0-9 only" in message and "\n" not in message
+
+
+def test_plain_numbers_are_still_read(tmp_path):
+    text = _replace("preference: 0", "preference: -3")
+    recipe = load_recipe_file(_write(tmp_path, text))
+    assert recipe.preference == -3 and recipe.schema == 1 and recipe.disk_gib == 2
+    assert load_recipe_file(_write(tmp_path, _replace("disk_gib: 2", "disk_gib: 0.5"))).disk_gib == 0.5
+
+
 @pytest.mark.parametrize("requirement", HOSTILE)
 def test_hostile_requirement_is_refused_with_its_line(tmp_path, requirement):
     quoted = "'" + requirement.replace("'", "''") + "'"

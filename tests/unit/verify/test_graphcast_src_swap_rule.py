@@ -35,6 +35,9 @@ def test_a_checkout_another_user_could_swap_is_refused_before_the_probe_starts(t
         check.verify_env(env, backend="cpu", level="quick", graphcast_src=str(checkout), log_path=tmp_path / "log")
     assert "--graphcast-src" in str(caught.value) and str(tmp_path / "shared") in str(caught.value)
     assert not started
+    # verify installs nothing: its refusal names what it would do, import the checkout (fixers' leftover)
+    assert "gc-wizard would import (and so run) their code in the check." in str(caught.value)
+    assert "install" not in str(caught.value)
 
 
 def test_ones_own_checkout_is_given_to_the_probe_where_its_links_lead(tmp_path):

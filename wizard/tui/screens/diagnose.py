@@ -17,6 +17,7 @@ from textual.containers import VerticalScroll
 from textual.screen import Screen
 from textual.widgets import Footer, Input, Static, TextArea
 
+from wizard.security import expand_home
 from wizard.tui.messages import LogDiagnosed
 from wizard.tui.problems import error_text
 from wizard.tui.widgets.shown import Shown
@@ -51,9 +52,9 @@ class DiagnoseScreen(Screen):
     def on_mount(self) -> None:
         self.query_one("#log-text", TextArea).styles.height = 6
         self.query_one("#log-path", Input).focus()
-        if self.path and os.path.isfile(os.path.expanduser(self.path)):  # a log handed in (History's d): read it now
+        if self.path and os.path.isfile(expand_home(self.path)):  # a log handed in (History's d): read it now
             self._show(["Reading…"])
-            self.diagnose(os.path.expanduser(self.path), None)
+            self.diagnose(expand_home(self.path), None)
 
     def on_input_submitted(self, event: Input.Submitted) -> None:
         event.stop()
@@ -62,7 +63,7 @@ class DiagnoseScreen(Screen):
             self._show(["Give a log file's path, or paste the log into the box and press ctrl+d."])
             return
         self._show(["Reading…"])
-        self.diagnose(os.path.expanduser(path), None)
+        self.diagnose(expand_home(path), None)
 
     def action_diagnose_pasted(self) -> None:
         text = self.query_one("#log-text", TextArea).text

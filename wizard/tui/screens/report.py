@@ -17,7 +17,7 @@ from textual.widgets import Footer, Markdown
 from wizard.errors import OperationFailed, UserError
 from wizard.flows.after_install import report_preview, support_report
 from wizard.outputs import write_output_file
-from wizard.security import known_home
+from wizard.security import expand_home, known_home
 from wizard.tui.messages import ReportBuilt
 from wizard.tui.problems import problem_text
 from wizard.tui.screens.prompt import PromptScreen
@@ -71,7 +71,7 @@ class ReportScreen(Screen):
         def chosen(path: str | None) -> None:
             if not path:
                 return
-            target = Path(path).expanduser()
+            target = Path(expand_home(path))
             try:
                 write_output_file(target, self.text, what="the report to")
             except (OperationFailed, UserError) as exc:  # a full disk; a link it will not write through

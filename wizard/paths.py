@@ -14,6 +14,7 @@ import time
 from collections.abc import Mapping
 from pathlib import Path
 
+from wizard import venv_config
 from wizard.children import program_risk, run_capture
 from wizard.errors import OperationFailed, UserError
 from wizard.patterns import LazyPattern
@@ -952,7 +953,8 @@ def env_python_problem(env: Path) -> str | None:
         # A whole installation (a conda env, a Python built into the folder) is its own prefix: its binary is in it.
         if Path(os.path.realpath(env)) in Path(real).parents:
             return None
-        return (f"{env / 'pyvenv.cfg'} is missing, so its python ({real}) runs as the Python installation it "
+        what = venv_config.not_a_file(env / "pyvenv.cfg") or "missing"  # a FIFO there is named, not "missing"
+        return (f"{env / 'pyvenv.cfg'} is {what}, so its python ({real}) runs as the Python installation it "
                 "belongs to, not as this environment")
     return None
 

@@ -14,6 +14,7 @@ import time
 from collections.abc import Mapping
 from pathlib import Path
 
+from wizard import venv_config
 from wizard.children import program_risk, run_capture
 from wizard.errors import OperationFailed, UserError
 from wizard.patterns import LazyPattern
@@ -603,6 +604,51 @@ def _guard_link_target(link: Path) -> Path:
     return target
 
 
+def state_subfolder(*names: str) -> Path | None:
+    """`<state>/NAME/…` for a writer that does not open the whole state (`ensure_state_dir`): the table cache
+    `detect` keeps, the plan's download sizes. None — nothing is read there or written — where the state path is
+    no state (`is_state_folder`), or a folder on the way is a link the state's link rule refuses
+    (`_guard_link_target`) or a folder `_refuse_folder` refuses (another user's, or one every user can write).
+
+    Why one rule for every writer: 35th hostile pass (part B) P3 — with the state's `cache` a link into another
+    user's folder, `history` and `install` refused it while `detect` and `plan` wrote the table cache through it
+    (root's `O_TRUNC` open followed that user's link over a root file) and read their forged tables back. Only a
+    folder there is lstat'ed: nothing is imported unless a link is met."""
+    folder = state_dir()
+    if not is_state_folder(folder):
+        return None
+    for name in names:
+        folder = folder / name
+        try:
+            if os.path.islink(folder):
+                _guard_link_target(folder)
+            else:
+                _refuse_folder(folder)
+        except ForeignFolder:
+            return None
+    return folder
+
+
+def write_state_cache(path: Path, text: str) -> None:
+    """Write a cache file of the state (`path` in a folder `state_subfolder` gave): a new file beside it, made with
+    O_CREAT|O_EXCL|O_NOFOLLOW (mode 0600), then renamed over whatever holds the name — a link or a FIFO there is
+    replaced, never opened. Why: the table and size caches opened `.NAME.PID` with O_TRUNC, following a link planted
+    at that guessable name (35th hostile pass (part B) P3). OSError passes through (a cache is only a help)."""
+    make_folders(path.parent)
+    partial = path.with_name(f".{path.name}.{os.getpid()}.{time.monotonic_ns():x}")
+    fd = os.open(partial, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | getattr(os, "O_CLOEXEC", 0), 0o600)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as handle:
+            handle.write(text)
+        os.replace(partial, path)
+    except BaseException:
+        try:
+            os.unlink(partial)
+        except OSError:
+            pass
+        raise
+
+
 def _refuse_folder(folder: Path) -> None:
     """Refuse a folder of the state another user owns, or one every user can write with the sticky bit /tmp has:
     such a folder is shared on purpose, so its bits are never taken (24th hostile pass (part B) P6: a 1777 `tmp/`
@@ -964,7 +1010,8 @@ def env_python_problem(env: Path) -> str | None:
         # A whole installation (a conda env, a Python built into the folder) is its own prefix: its binary is in it.
         if Path(os.path.realpath(env)) in Path(real).parents:
             return None
-        return (f"{env / 'pyvenv.cfg'} is missing, so its python ({real}) runs as the Python installation it "
+        what = venv_config.not_a_file(env / "pyvenv.cfg") or "missing"  # a FIFO there is named, not "missing"
+        return (f"{env / 'pyvenv.cfg'} is {what}, so its python ({real}) runs as the Python installation it "
                 "belongs to, not as this environment")
     return None
 

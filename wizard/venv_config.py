@@ -8,6 +8,7 @@ drifted apart (one opened whatever the path named, FIFOs included; the other onl
 
 from __future__ import annotations
 
+import os
 import re
 from pathlib import Path
 
@@ -25,6 +26,19 @@ def read(path: Path) -> dict[str, str]:
         return {}
     pairs = (line.split("=", 1) for line in lines if "=" in line)
     return {key.strip().lower(): value.strip() for key, value in pairs}
+
+
+def not_a_file(path: Path) -> str | None:
+    """What a `pyvenv.cfg` that is there but cannot be one is — "a named pipe (FIFO), not a regular file" — or None
+    (a regular file, or nothing there: the caller's "missing"). `read` takes both as {}, and a FIFO was then called
+    "missing", its env "system" (35th hostile pass (part A) P7): the sentence names what the path is."""
+    try:
+        why = bounded.not_regular(path)
+    except FileNotFoundError:
+        return f"a link to {os.readlink(path)}, which does not exist" if os.path.islink(path) else None
+    except OSError as exc:
+        return f"a path that cannot be looked at ({exc.strerror or exc})"
+    return why.removeprefix("it is ") if why else None
 
 
 def python_version(env: Path) -> str | None:

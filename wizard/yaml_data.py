@@ -10,13 +10,12 @@ which keeps their parsed form as JSON in the state's cache, keyed by the file's 
 from __future__ import annotations
 
 import json
-import os
 import re
 from pathlib import Path
 
 from wizard import bounded, paths
 from wizard.patterns import LazyPattern
-from wizard.security import make_folders, show_characters
+from wizard.security import show_characters
 
 
 class YAMLError(ValueError):
@@ -123,7 +122,10 @@ def load_table(path: Path):
     alone, each run of one replaced the other's, and every `detect` parsed the YAML again."""
     stat = path.stat()
     key = {"path": str(path), "size": stat.st_size, "mtime_ns": stat.st_mtime_ns}
-    cache = paths.state_dir() / "cache" / "tables" / f"{path.stem}-{stat.st_dev:x}-{stat.st_ino:x}.json"
+    tables = paths.state_subfolder("cache", "tables")  # None: no state, or a cache another user could swap
+    if tables is None:
+        return load_data(path.read_text(encoding="utf-8"))
+    cache = tables / f"{path.stem}-{stat.st_dev:x}-{stat.st_ino:x}.json"
     try:
         # the one bounded reader (`bounded.read_json`): a FIFO or a link to /dev/zero there hung or filled `detect`,
         # and a deep one ended it in "a bug" (30th hostile pass (part A) P3/P4); any of them is only a cache, parsed again
@@ -133,13 +135,8 @@ def load_table(path: Path):
     except (OSError, ValueError, AttributeError, KeyError):
         pass  # no cache yet, or an unreadable one: parse the YAML
     data = load_data(path.read_text(encoding="utf-8"))
-    if not paths.is_state_folder(paths.state_dir()):  # a home or a lab folder named as the state: write nothing there
-        return data  # (24th hostile pass (part B) P6: `detect` left cache/tables/… in it)
-    try:
-        make_folders(cache.parent)
-        partial = cache.with_name(f".{cache.name}.{os.getpid()}")
-        partial.write_text(json.dumps({"key": key, "data": data}), encoding="utf-8")
-        partial.replace(cache)
+    try:  # a new file (O_EXCL, O_NOFOLLOW) then a rename: never an open of a name another user could have linked
+        paths.write_state_cache(cache, json.dumps({"key": key, "data": data}))
     except (OSError, TypeError, ValueError):  # a read-only state folder, or data JSON cannot hold: no cache
         pass
     return data

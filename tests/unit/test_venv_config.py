@@ -68,3 +68,27 @@ def test_the_python_version_is_read_from_the_environments_own_file(tmp_path):
         assert python_version(tmp_path) == expected, text
     (tmp_path / "pyvenv.cfg").unlink()
     assert python_version(tmp_path) is None
+
+
+def test_a_pyvenv_cfg_that_is_not_a_file_is_named_not_called_missing(tmp_path):
+    """35th hostile pass (part A) P7: an env whose pyvenv.cfg is a FIFO was said to have "pyvenv.cfg is missing"
+    (activate, verify, module and kernel install) and `diagnose --env` called it a system Python. The sentence
+    and the report name what the path is."""
+    import sys
+
+    from wizard.paths import env_python_problem
+    from wizard.verify.inspect_env import inspect_env
+
+    env = tmp_path / "env"
+    (env / "bin").mkdir(parents=True)
+    (env / "bin" / "python").symlink_to(sys.executable)
+    (env / "lib" / "python3.11" / "site-packages").mkdir(parents=True)
+    os.mkfifo(env / "pyvenv.cfg")
+    said = env_python_problem(env)
+    assert said is not None and "pyvenv.cfg is a named pipe (FIFO), not a regular file" in said
+    assert "missing" not in said
+    report = inspect_env(env, {"PATH": "/usr/bin:/bin"}, read_driver=False, ldconfig=[])
+    assert "named pipe (FIFO)" in report.kind and report.kind != "system"
+    (env / "pyvenv.cfg").unlink()
+    assert "pyvenv.cfg is missing" in env_python_problem(env)
+    assert inspect_env(env, {"PATH": "/usr/bin:/bin"}, read_driver=False, ldconfig=[]).kind == "system"

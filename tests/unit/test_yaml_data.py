@@ -114,3 +114,51 @@ def test_a_fifo_or_a_deep_file_as_the_table_cache_costs_only_the_parse(tmp_path,
         reader.join(120)
         assert answer == [[1, 2]], damage
         assert cache.is_file() and not cache.is_symlink()
+
+
+def test_a_state_cache_linked_where_another_user_could_swap_it_is_neither_read_nor_written(tmp_path, home):
+    """35th hostile pass (part B) P3: the state's `cache` a link into a folder another user controls — `history`
+    and `install` refused it, but `detect` and `plan` read forged tables from it and wrote the table cache through
+    a link planted at the partial file's name (root's O_TRUNC open overwrote a root file). Every writer of the
+    state takes its sub-folders through the one rule (`paths.state_subfolder`); the write itself never follows a
+    link at its temporary name."""
+    from wizard.install.cost import _SizeCache
+
+    table = tmp_path / "t.yaml"
+    table.write_text("- 1\n")
+    info = table.stat()
+    name = f"t-{info.st_dev:x}-{info.st_ino:x}.json"
+    shared = tmp_path / "open"
+    (shared / "tables").mkdir(parents=True)
+    shared.chmod(0o777)  # every user can write it, no sticky bit: the state's link rule refuses it
+    victim = tmp_path / "victim"
+    victim.write_text("ROOTFILE\n")
+    (shared / "tables" / f".{name}.{os.getpid()}").symlink_to(victim)
+    (shared / "tables" / name).write_text('{"key": "forged", "data": [666]}')
+    home.mkdir()
+    (home / "cache").symlink_to(shared)
+    try:
+        assert yaml_data.load_table(table) == [1]
+        sizes = _SizeCache("index", "cp311", "x86_64")
+        sizes.add({"jax": 5})
+        assert sizes.read() == {}
+    finally:
+        shared.chmod(0o700)
+    assert victim.read_text() == "ROOTFILE\n"
+    assert sorted(p.name for p in (shared / "tables").iterdir()) == [f".{name}.{os.getpid()}", name]
+    assert not (shared / "download-sizes.json").exists()
+
+
+def test_the_table_cache_write_never_follows_a_link_at_a_temporary_name(tmp_path, home):
+    table = tmp_path / "t.yaml"
+    table.write_text("- 1\n")
+    info = table.stat()
+    name = f"t-{info.st_dev:x}-{info.st_ino:x}.json"
+    (home / "cache" / "tables").mkdir(parents=True)
+    victim = tmp_path / "victim"
+    victim.write_text("kept\n")
+    for partial in (f".{name}.{os.getpid()}", f".{name}.{os.getpid()}.0.tmp"):
+        (home / "cache" / "tables" / partial).symlink_to(victim)
+    assert yaml_data.load_table(table) == [1]
+    assert victim.read_text() == "kept\n"
+    assert (home / "cache" / "tables" / name).is_file() and not (home / "cache" / "tables" / name).is_symlink()

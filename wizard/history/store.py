@@ -618,16 +618,27 @@ def _marker_data(env: Path) -> dict[str, Any]:
 
 
 def newer_format(path: Path, data: Mapping[str, Any]) -> str | None:
-    """The one sentence for a history.json a newer gc-wizard wrote (its "version" above `HISTORY_VERSION`), or None.
-    Such a file is read as far as this version understands it, and never rewritten: a save would lower its version
-    and drop what the newer one recorded (33rd hostile pass (part B) P7: "version": 99 was read without a word and
-    rewritten as version 1, its other fields gone) — two gc-wizards sharing a state, or a downgrade."""
-    version = data.get("version")
-    if not isinstance(version, int) or isinstance(version, bool) or version <= HISTORY_VERSION:
+    """The one sentence for a history.json this gc-wizard does not know the format of, or None.
+
+    The one reader of the top-level "version": only the int `HISTORY_VERSION` (or no "version" at all: the bare
+    list and the files written before it) is this format. Anything else — a newer int, or 2.0, "2", 1.5, null —
+    is a format this gc-wizard does not know: read as far as it understands it, and never rewritten, since a save
+    would lower its version and drop what the other one recorded (33rd hostile pass (part B) P7: "version": 99;
+    35th hostile pass (part B) P7: 2.0, "2" and 1.5 were still rewritten as 1 without a word)."""
+    if "version" not in data:
         return None
-    return (f"{path} is history format version {version}, written by a newer gc-wizard (this one knows version "
-            f"{HISTORY_VERSION}), so this gc-wizard only reads it and changes nothing in this state; run the newer "
-            "gc-wizard here, or set GC_WIZARD_HOME to another folder.")
+    version = data["version"]
+    if isinstance(version, int) and not isinstance(version, bool) and version == HISTORY_VERSION:
+        return None
+    if isinstance(version, int) and not isinstance(version, bool) and version > HISTORY_VERSION:
+        return (f"{path} is history format version {version}, written by a newer gc-wizard (this one knows version "
+                f"{HISTORY_VERSION}), so this gc-wizard only reads it and changes nothing in this state; run the "
+                "newer gc-wizard here, or set GC_WIZARD_HOME to another folder.")
+    shown = json.dumps(version, default=str)
+    shown = shown if len(shown) <= 40 else shown[:37] + "..."
+    return (f"{path} has history format version {shown}, which this gc-wizard does not know (it knows version "
+            f"{HISTORY_VERSION}, a whole number), so this gc-wizard only reads it and changes nothing in this state; "
+            "run the gc-wizard that wrote it, or set GC_WIZARD_HOME to another folder.")
 
 
 def _read(path: Path) -> tuple[list[Entry], list[tuple[int, Any]], list[str], str | None, dict[str, Any]]:

@@ -65,7 +65,8 @@ class TreeState:
     against_commit: bool = False
     """Whether the index was also compared with the commit's own tree (read from git's objects)."""
     outside: tuple[str, ...] = ()
-    """Links in it whose target lies outside it ("graphcast/x.py -> /elsewhere/x.py"): what they point at is built in."""
+    """Links in it whose target lies outside it ("graphcast/x.py -> /elsewhere/x.py"): a checkout's build copy refuses
+    them (`tree_copy`, 35th hostile pass (part B) P5); the plan names them here."""
     unusable: tuple[str, ...] = ()
     """An archive's members no installer unpacks ("graphcast-0.1.1/fifo (a FIFO)", "/tmp/x (an absolute path)"):
     the archive is refused by name (23rd hostile pass P4: a FIFO member was "identical … file for file")."""
@@ -114,7 +115,7 @@ class TreeState:
                                                         if len(self.outside) > _SHOWN else "")
             parts.append(f"and {len(self.outside)} link{'s' if len(self.outside) > 1 else ''} in it point"
                          f"{'' if len(self.outside) > 1 else 's'} outside it ({shown}): what "
-                         f"{'they point' if len(self.outside) > 1 else 'it points'} at is built in")
+                         f"{'they point' if len(self.outside) > 1 else 'it points'} at is not in the checkout")
         return ", ".join(parts)
 
     def to_dict(self) -> dict:

@@ -38,7 +38,7 @@ from wizard import bounded, paths
 from wizard.install.package_files import wheels_in
 from wizard.install.pinned import same_version
 from wizard.installer_files import as_read
-from wizard.security import make_folders, redact_secrets
+from wizard.security import redact_secrets
 from wizard.web_login import split_login
 
 #: PyPI's simple index in its JSON form (PEP 691): what pip and uv read, with each file's size.
@@ -435,10 +435,13 @@ class _SizeCache:
     published wheel's size never changes, so a second plan of the same recipe asks the index nothing."""
 
     def __init__(self, index: str, py_tag: str, machine: str) -> None:
-        self.path = paths.state_dir() / "cache" / "download-sizes.json"
+        cache = paths.state_subfolder("cache")  # None: no state, or a cache another user could swap (35th pass B P3)
+        self.path = cache / "download-sizes.json" if cache is not None else None
         self.key = f"{index} {py_tag} {machine}"
 
     def _all(self) -> dict:
+        if self.path is None:
+            return {}
         try:
             data = bounded.read_json(self.path, bounded.FACTS_BYTES)
         except (OSError, ValueError):
@@ -450,15 +453,12 @@ class _SizeCache:
         return {k: v for k, v in entries.items() if isinstance(v, int)} if isinstance(entries, dict) else {}
 
     def add(self, sizes: dict[str, int]) -> None:
-        if not sizes or not paths.is_state_folder(paths.state_dir()):  # not a state: nothing written (24th pass B P6)
+        if not sizes or self.path is None:  # not a state (24th pass B P6), or its cache refused: nothing written
             return
         try:
             data = self._all()
             data.setdefault(self.key, {}).update(sizes)
-            make_folders(self.path.parent)
-            tmp = self.path.with_name(f"{self.path.name}.{os.getpid()}")
-            tmp.write_text(json.dumps(data, sort_keys=True), encoding="utf-8")
-            os.replace(tmp, self.path)
+            paths.write_state_cache(self.path, json.dumps(data, sort_keys=True))  # O_EXCL|O_NOFOLLOW, then a rename
         except OSError:  # a cache is a help: a read-only or full state folder must not stop a plan
             pass
 

@@ -95,8 +95,38 @@ def copy_problem(source: Path, *, room_in: str | None = None, outcome: str = _NO
     return _problem(source, _entries(source), room_in, outcome)
 
 
+def _leaves(source: Path, path: str, target: str) -> bool:
+    """Whether the link at `path` (relative to `source`, its text `target`) leads out of the checkout: an absolute
+    target, one that climbs above the checkout's top read from the link's own folder (so it leads elsewhere in the
+    copy too), or one whose chain of links ends outside the checkout."""
+    if os.path.isabs(target) or os.path.normpath(os.path.join(os.path.dirname(path), target)).split(os.sep, 1)[0] == "..":
+        return True
+    top = os.path.realpath(source)
+    real = os.path.realpath(os.path.join(source, path))
+    return real != top and not real.startswith(top + os.sep)
+
+
+def _leaving_links(source: Path, entries: list[tuple[str, os.stat_result]]) -> list[str]:
+    """"graphcast/x.py -> /etc/shadow" for each link of the checkout that leads out of it (`_leaves`)."""
+    found = []
+    for path, info in entries:
+        if stat.S_ISLNK(info.st_mode):
+            target = os.readlink(os.path.join(source, path))
+            if _leaves(source, path, target):
+                found.append(f"{path} -> {target}")
+    return found
+
+
 def _problem(source: Path, entries: list[tuple[str, os.stat_result]], room_in: str | None,
              outcome: str = _NOTHING) -> str | None:
+    leaving = _leaving_links(source, entries)
+    if leaving:  # 35th hostile pass (part B) P5: `leak.py -> /etc/shadow` became a 0644 file of the env
+        named = ", ".join(leaving[:3]) + (f" and {len(leaving) - 3} more" if len(leaving) > 3 else "")
+        return (f"the GraphCast checkout {source} holds {len(leaving)} link{'s' if len(leaving) > 1 else ''} leading "
+                f"out of it ({named}): a build would copy what {'they lead' if len(leaving) > 1 else 'it leads'} to "
+                "into the environment (a file only you may read would become one every user can read), and a build "
+                f"copies only what is in the checkout, {outcome}. Replace "
+                f"{'each link' if len(leaving) > 1 else 'the link'} with the file itself (or remove it), then run again.")
     special = [(path, _kind(info.st_mode)) for path, info in entries
                if not (stat.S_ISDIR(info.st_mode) or stat.S_ISREG(info.st_mode) or stat.S_ISLNK(info.st_mode))]
     if special:
@@ -222,6 +252,8 @@ def copy_tree(source: Path, copy: Path) -> None:
                     target = os.readlink(src)
                 except OSError as exc:
                     raise _ReadFailed(exc) from None
+                if _leaves(source, path, target):  # changed after the look: refused the same way
+                    raise UserError(_problem(source, [(path, os.lstat(src))], None) or "")
                 os.symlink(target, dst)
             else:
                 _copy_file(src, dst, budget, source)

@@ -27,7 +27,7 @@ from typing import Any
 
 from packaging.requirements import InvalidRequirement, Requirement
 
-from wizard import bounded
+from wizard import bounded, venv_config
 from wizard.children import which
 from wizard.detect import deadline, environment, kernel_module, libpath, libraries
 from wizard.errors import UserError
@@ -591,6 +591,9 @@ def inspect_env(path: str | Path, environ: dict[str, str] | None = None, *, driv
         driver = kernel_module.probe().version
     report = EnvReport(path=str(prefix), kind=kind, packages={k: v for k, v in packages.items()
                                                                if not k.startswith("nvidia-")})
+    unlike = venv_config.not_a_file(prefix / "pyvenv.cfg") if kind == "system" else None
+    if unlike:  # named, not called a system Python (35th hostile pass (part A) P7)
+        report.kind = f"not a venv: its pyvenv.cfg is {unlike}"
     report.python = next((m.group(1) for s in sites for m in [re.search(r"python(3\.[0-9]+)", str(s))] if m), None)
     report.nvidia_wheels = {k: v for k, v in packages.items() if _CUDA_WHEEL.match(k)}
     report.jaxlib_build = jaxlib_build(prefix, sites, packages)

@@ -143,6 +143,37 @@ def test_a_history_of_a_newer_format_is_named_read_and_never_rewritten(isolated_
     assert path.read_bytes() == before
 
 
+@pytest.mark.parametrize("version", [2.0, "2", 1.5, "1", 1.0, None, True, [1], 0, -1])
+def test_a_history_version_not_exactly_known_is_never_rewritten(isolated_state, version):
+    """35th hostile pass (part B) P7: "version" 2.0, "2" and 1.5 passed the newer-format check (an int above 1
+    only) and the next install rewrote the file as version 1 without a word. Only the int 1 (or no "version") is
+    this format; any other spelling is named, read as far as understood, and never rewritten."""
+    from wizard.errors import OperationFailed
+
+    path = isolated_state / "history.json"
+    path.write_text(json.dumps({"version": version, "entries": [_entry(status="installed", current=True)]}))
+    before = path.read_bytes()
+    history = load_history()
+    assert [e.id for e in history.entries] == ["e1"]
+    (said,) = [w for w in history.warnings if "history format version" in w]
+    assert str(path) in said and json.dumps(version) in said
+    with pytest.raises(OperationFailed, match="changes nothing in this state"):
+        history.save()
+    with pytest.raises(OperationFailed, match="changes nothing in this state"):
+        load_history(locked=True)
+    assert path.read_bytes() == before
+
+
+def test_a_history_of_version_1_or_none_is_this_format(isolated_state):
+    path = isolated_state / "history.json"
+    for top in ({"version": 1, "entries": [_entry()]}, {"entries": [_entry()]}, [_entry()]):
+        path.write_text(json.dumps(top))
+        history = load_history()
+        assert not [w for w in history.warnings if "history format version" in w]
+        history.save()
+        assert json.loads(path.read_text())["version"] == 1
+
+
 def test_unknown_top_level_fields_are_kept_on_save(isolated_state):
     path = isolated_state / "history.json"
     path.write_text(json.dumps({"version": 1, "note_by_a_tool": ["kept"], "entries": [_entry()]}))

@@ -462,7 +462,7 @@ def test_links_pointing_outside_the_checkout_are_named_with_their_targets(tmp_pa
         "graphcast/jaxdir", "dangling", "graphcast/also.py", "graphcast/__pycache__", "graphcast/x.pyc"}
     assert f"graphcast/also.py -> {elsewhere}/jax/__init__.py" in state.outside
     text = state.describe(head)
-    assert "5 links in it point outside it (dangling -> " in text and "what they point at is built in" in text
+    assert "5 links in it point outside it (dangling -> " in text and "what they point at is not in the checkout" in text
     assert state.to_dict()["outside_links"] == list(state.outside)
 
 
@@ -477,7 +477,7 @@ def test_a_tracked_link_leaving_the_checkout_is_named_though_git_sees_no_change(
     assert not state.untracked and not state.modified and state.changed  # the plan's mark is "!", not "✓"
     assert state.describe(head).endswith(
         f"unchanged since that commit, file for file, and 1 link in it points outside it (graphcast/data.py -> "
-        f"{tmp_path}/secret.txt): what it points at is built in")
+        f"{tmp_path}/secret.txt): what it points at is not in the checkout")
 
 
 def test_a_tracked_symlink_to_a_folder_is_not_new(tmp_path):

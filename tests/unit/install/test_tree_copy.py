@@ -137,3 +137,37 @@ def test_a_file_the_checkout_cannot_give_is_named_in_the_checkout(tmp_path, monk
     with pytest.raises(CopyFailed) as exc:
         copy_tree(source, tmp_path / "tmp" / "copy")
     assert _said(exc).startswith(f"cannot read {source / 'graphcast' / 'model.py'} in the GraphCast checkout")
+
+
+@pytest.mark.parametrize("target", ["ABS", "../../secret", "./../model.py/../../../secret", "../escape/secret"])
+def test_a_link_leading_out_of_the_checkout_is_refused_never_built_in(tmp_path, target):
+    """35th hostile pass (part B) P5: `graphcast/leak.py -> /etc/shadow` was copied as a link, the build followed it,
+    and the environment held the root-only file as a 0644 file every user could read; the plan only cautioned
+    "what it points at is built in". A link leading out of the checkout (absolute, climbing above its top, or
+    through another link) is refused by the look every build and the plan share, before anything is copied."""
+    secret = tmp_path / "secret"
+    secret.write_text("TOPSECRET\n")
+    secret.chmod(0o600)
+    source = _checkout(tmp_path / "co")
+    (source / "escape").symlink_to(tmp_path)  # a folder link out: what is reached through it is out too
+    (source / "graphcast" / "leak.py").symlink_to(str(secret) if target == "ABS" else target)
+    problem = copy_problem(source, outcome="so `install` refuses it (exit 2)")
+    assert problem is not None and "graphcast/leak.py -> " in problem and "so `install` refuses it" in problem
+    copy = tmp_path / "tmp" / "copy"
+    with pytest.raises(UserError) as exc:
+        copy_tree(source, copy)
+    assert "leading out of it" in _said(exc) and "graphcast/leak.py" in str(exc.value)
+    assert not copy.exists()
+
+
+def test_a_link_changed_to_lead_out_after_the_look_is_refused(tmp_path, monkeypatch):
+    secret = tmp_path / "secret"
+    secret.write_text("TOPSECRET\n")
+    source = _checkout(tmp_path / "co")
+    real = tree_copy._problem
+    monkeypatch.setattr(tree_copy, "_problem", lambda *a, **k: None if len(a) > 2 and a[2] is not None else real(*a, **k))
+    (source / "graphcast" / "alias.py").unlink()
+    (source / "graphcast" / "alias.py").symlink_to(secret)
+    with pytest.raises(UserError, match="leading out of it"):
+        copy_tree(source, tmp_path / "tmp" / "copy")
+    assert not (tmp_path / "tmp" / "copy" / "graphcast" / "alias.py").exists()

@@ -836,8 +836,12 @@ def _site_files(environ: Mapping[str, str], tool: str, name: str) -> list[Path]:
 
 
 #: pip's settings that install somewhere other than the environment whose Python runs pip: `--target`, `--prefix`,
-#: `--root` and `--user`, as variables and as settings-file keys.
-_PIP_PLACEMENT = ("target", "prefix", "root", "user")
+#: `--root`, `--user`, and `--python` (pip ≥ 22.3 runs itself again under the program it names and installs into
+#: that program's environment: 35th hostile pass (part A) P3), as variables and as settings-file keys. Read from
+#: pip's own option list (`tests/unit/test_installer_option_tables.py` holds every pip option to a table).
+_PIP_PLACEMENT = ("target", "prefix", "root", "user", "python")
+#: Of those, the ones every pip command reads (pip's general options), `pip download` in a bundle too.
+_PIP_EVERY_COMMAND = ("python",)
 #: uv's `[pip]` settings that do the same.
 _UV_PLACEMENT = ("target", "prefix")
 
@@ -852,20 +856,44 @@ def placement_problem(installer: str, environ: Mapping[str, str], cwd: str | os.
     environment was recorded "installed" and made current (nineteenth hostile pass P1)."""
     found: list[str] = []
     if installer == "pip":
-        for key in _PIP_PLACEMENT:
-            value = environ.get(f"PIP_{key.upper()}", "")
-            if value and not (key == "user" and value.strip().lower() in ("0", "false", "no", "off")):
-                found.append(f"PIP_{key.upper()}={value} in the environment")
-        for path in pip_files(environ):
-            found += [f"`{key} = …` in {path}" for key in _pip_file_keys(path) if key in _PIP_PLACEMENT]
+        found = _pip_placement(environ, _PIP_PLACEMENT)
     else:
         for path in uv_files(environ, cwd):
             found += [f"`[pip] {key} = …` in {path}" for key in _uv_pip_keys(path) if key in _UV_PLACEMENT]
     if not found:
         return None
-    undo = ("unset it for gc-wizard (`env -u NAME gc-wizard …`)" if found[0].startswith("PIP_")
+    return _placement_words(installer, found[0])
+
+
+def pip_program_problem(environ: Mapping[str, str]) -> str | None:
+    """Why no pip command may start here — a `PIP_PYTHON` (or a pip.conf's `python = …`), which has pip run itself
+    again under the program it names, as whoever runs gc-wizard — as `placement_problem`'s sentence; None when none.
+    `bundle`'s `pip download` asks this (it reads pip's general options, not `install`'s)."""
+    found = _pip_placement(environ, _PIP_EVERY_COMMAND)
+    return _placement_words("pip", found[0]) if found else None
+
+
+def _pip_placement(environ: Mapping[str, str], keys: tuple[str, ...]) -> list[str]:
+    """Where each of pip's settings `keys` is set here: `PIP_<KEY>=value in the environment`, "`key = …` in FILE"."""
+    found: list[str] = []
+    for key in keys:
+        name = "PIP_" + key.upper().replace("-", "_")
+        value = environ.get(name, "")
+        if value and not (key in _PIP_SWITCHES and value.strip().lower() in _OFF):
+            found.append(f"{name}={value} in the environment")
+    for path in pip_files(environ):
+        found += [f"`{key} = …` in {path}" for key in _pip_file_keys(path) if key in keys]
+    return found
+
+
+def _placement_words(installer: str, found: str) -> str:
+    """The refusal of one placement setting (`found`: where it is set)."""
+    undo = (f"unset it for gc-wizard (`env -u {found.split('=', 1)[0]} gc-wizard …`)" if found.startswith("PIP_")
             else "take it out of that file (or set PIP_CONFIG_FILE=/dev/null / UV_NO_CONFIG=1 for gc-wizard)")
-    return (f"{found[0]} would make {installer} install the recipe's packages outside the new environment, where a "
+    if found.startswith(("PIP_PYTHON=", "`python =")):
+        return (f"{found} would make pip run itself again under that program, as you, and install the recipe's "
+                f"packages into that program's environment instead of the new one; {undo}. Nothing was started.")
+    return (f"{found} would make {installer} install the recipe's packages outside the new environment, where a "
             f"failed or stopped install would leave them; {undo}. Nothing was started.")
 
 
@@ -936,10 +964,14 @@ def _variable(name: str, value: str) -> str:
     return f"{name}={cut(redact_secrets(value.strip()), 120)} in the environment"
 
 
+#: pip's on/off settings among those: one set off (`PIP_USER=0`) does not count.
+_PIP_SWITCHES = ("user",)
+
+
 def _pip_file_keys(path: Path) -> list[str]:
     """The keys a pip.conf sets in the sections `pip install` reads (a `user` set off does not count)."""
     return [key for key, value in pip_settings(path, ("global", "install")).items()
-            if not (key == "user" and value.strip().lower() in ("0", "false", "no", "off"))]
+            if not (key in _PIP_SWITCHES and value.strip().lower() in _OFF)]
 
 
 def _uv_pip_keys(path: Path) -> list[str]:

@@ -913,7 +913,10 @@ _UV_REQUIREMENT_KEYS = ("override-dependencies", "constraint-dependencies", "bui
                         "exclude-dependencies", "dependency-metadata")
 _UV_PIP_REQUIREMENT_KEYS = ("dependency-metadata", "no-deps")
 _OFF = ("", "0", "false", "no", "off")
-
+#: pip's `install` settings that make it install nothing at all: `--dry-run` (35th hostile pass (part A) P5: the
+#: install ended 0, "installed" and current, with only pip in the environment). uv's `--dry-run` has no variable
+#: and no settings key (uv 0.13's `uv pip install --help`).
+_PIP_NOTHING_KEYS = ("dry-run",)
 
 
 def requirement_problem(installer: str, environ: Mapping[str, str], cwd: str | os.PathLike[str] | None) -> str | None:
@@ -927,6 +930,14 @@ def requirement_problem(installer: str, environ: Mapping[str, str], cwd: str | o
     and `lock` wrote the override into a lock made to be shared; the ones that made the install fail were never
     named (25th hostile pass (part B) P4). The install, every installer step (`runner.check_step`, rollbacks
     too), `lock` and `bundle` ask this, and the plan marks it "!"."""
+    nothing = _pip_placement(environ, _PIP_NOTHING_KEYS) if installer == "pip" else []
+    if nothing:
+        return (f"{nothing[0]} would make pip install nothing (a dry run) while the environment would be recorded as "
+                f"the recipe's; "
+                + (f"unset it for gc-wizard (`env -u {nothing[0].split('=', 1)[0]} gc-wizard …`)"
+                   if nothing[0].startswith("PIP_") else
+                   "take it out of that file (or set PIP_CONFIG_FILE=/dev/null for gc-wizard)")
+                + ". Nothing was started.")
     found: list[str] = []
     if installer == "pip":
         for key in _PIP_REQUIREMENT_KEYS:
@@ -964,14 +975,15 @@ def _variable(name: str, value: str) -> str:
     return f"{name}={cut(redact_secrets(value.strip()), 120)} in the environment"
 
 
-#: pip's on/off settings among those: one set off (`PIP_USER=0`) does not count.
-_PIP_SWITCHES = ("user",)
+#: pip's on/off settings among those: one set off (`PIP_USER=0`, `dry-run = no`) does not count.
+_PIP_SWITCHES = ("user", "dry-run")
 
 
 def _pip_file_keys(path: Path) -> list[str]:
-    """The keys a pip.conf sets in the sections `pip install` reads (a `user` set off does not count)."""
-    return [key for key, value in pip_settings(path, ("global", "install")).items()
-            if not (key in _PIP_SWITCHES and value.strip().lower() in _OFF)]
+    """The keys a pip.conf sets in the sections `pip install` reads, `_` spelt `-` as pip takes them (a switch set
+    off does not count)."""
+    keys = [(key.replace("_", "-").lower(), value) for key, value in pip_settings(path, ("global", "install")).items()]
+    return [key for key, value in keys if not (key in _PIP_SWITCHES and value.strip().lower() in _OFF)]
 
 
 def _uv_pip_keys(path: Path) -> list[str]:

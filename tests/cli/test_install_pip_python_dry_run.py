@@ -8,7 +8,7 @@ import pytest
 from tests.fixtures.state import last_json, run_cli
 
 
-@pytest.mark.parametrize("variable", ["PIP_PYTHON"])
+@pytest.mark.parametrize("variable", ["PIP_PYTHON", "PIP_DRY_RUN"])
 def test_the_install_refuses_it_and_runs_nothing(tiny, tmp_path, variable):
     marker = tmp_path / "ran"
     program = tmp_path / "fakepy"

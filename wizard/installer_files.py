@@ -33,11 +33,14 @@ _GIANT_BYTES = 16 * 1024 * 1024
 PATH_VARIABLES: dict[str, str | None] = {
     **dict.fromkeys(("UV_CONFIG_FILE", "UV_CACHE_DIR", "UV_PYTHON_INSTALL_DIR", "UV_PYTHON_BIN_DIR", "UV_TOOL_DIR",
                      "UV_TOOL_BIN_DIR", "UV_PYTHON_CACHE_DIR", "UV_PROJECT_ENVIRONMENT", "UV_INSTALL_DIR",
-                     "UV_CREDENTIALS_DIR", "UV_WORKING_DIRECTORY", "UV_PROJECT", "PIP_CONFIG_FILE", "PIP_CACHE_DIR", "PIP_CERT", "PIP_CLIENT_CERT",
-                     "PIP_LOG", "PIP_LOG_FILE", "PIP_SRC", "PIP_TARGET", "PIP_PREFIX", "PIP_ROOT", "SSL_CERT_FILE",
-                     "SSL_CERT_DIR", "REQUESTS_CA_BUNDLE", "CURL_CA_BUNDLE", "NETRC")),
-    "UV_FIND_LINKS": ", ", "UV_CONSTRAINT": " ", "UV_OVERRIDE": " ", "UV_BUILD_CONSTRAINT": " ",
+                     "UV_CREDENTIALS_DIR", "UV_WORKING_DIRECTORY", "UV_WORKING_DIR", "UV_PROJECT", "PIP_CONFIG_FILE",
+                     "PIP_CACHE_DIR", "PIP_CERT", "PIP_CLIENT_CERT", "PIP_LOG", "PIP_LOG_FILE", "PIP_LOCAL_LOG",
+                     "PIP_REPORT", "PIP_SRC", "PIP_SOURCE", "PIP_SOURCE_DIR", "PIP_SOURCE_DIRECTORY", "PIP_DEST",
+                     "PIP_DESTINATION_DIR", "PIP_DESTINATION_DIRECTORY", "PIP_TARGET", "PIP_PREFIX", "PIP_ROOT",
+                     "SSL_CERT_FILE", "SSL_CERT_DIR", "REQUESTS_CA_BUNDLE", "CURL_CA_BUNDLE", "NETRC")),
+    "UV_FIND_LINKS": ", ", "UV_CONSTRAINT": " ", "UV_OVERRIDE": " ", "UV_BUILD_CONSTRAINT": " ", "UV_EXCLUDE": " ",
     "PIP_FIND_LINKS": " \t\n", "PIP_CONSTRAINT": " \t\n", "PIP_REQUIREMENT": " \t\n",
+    "PIP_BUILD_CONSTRAINT": " \t\n", "PIP_REQUIREMENTS_FROM_SCRIPT": " \t\n",
     # an index given as a path: uv and pip read it from the folder they run in, as the find-links above (28th
     # hostile pass (part B) P9); a `NAME=` before it is kept (`_absolute`)
     "UV_DEFAULT_INDEX": None, "UV_INDEX_URL": None, "UV_INDEX": " ", "UV_EXTRA_INDEX_URL": " ",
@@ -219,6 +222,15 @@ def trust_problem(installer: str, environ: Mapping[str, str], cwd: str | os.Path
                 return why
             if passed is not None:
                 _PASSED.add(passed)
+    for variable in WRITTEN_VARIABLES.get(installer, ()):
+        value = environ.get(variable) or ""
+        if value and value != "-":  # `-`: pip's report on its output
+            for place in _against(Path(os.path.expanduser(value)), ()):
+                why = refused(f"the file {place} (from {variable}, which {installer} writes)", place, "the file",
+                              f"unset {variable} for gc-wizard (`env -u {variable} gc-wizard …`), or point it at "
+                              f"{_OWN_PLACE}", harm="overwrite a file of their choosing", missing=True)
+                if why:
+                    return why
     # git's own settings files last: the installer's own files and places are named first where both fail; a chain
     # of includes that cannot be judged is refused as such (35th hostile pass (part A) P2)
     unjudged = git_chain_problem(environ)
@@ -355,6 +367,14 @@ TRUSTED_VARIABLES: dict[str, tuple[Trusted, ...]] = {
     # pip's `PIP_CERT`, and the ones Python's ssl and requests (pip's) read; a pip.conf's `cert` too (`pip_cert`)
     "pip": (Trusted("PIP_CERT", None, *_CERTIFICATE), Trusted("REQUESTS_CA_BUNDLE", None, *_CERTIFICATE),
             Trusted("CURL_CA_BUNDLE", None, *_CERTIFICATE), *_CERTIFICATE_VARIABLES),
+}
+#: The installer variables that name a file or folder the installer writes to (pip's `--log`, `--report`, `--src`,
+#: under every long name pip gives them), each held to the swap rule a place to write is: root's pip followed another
+#: user's link at `PIP_REPORT` and overwrote root's file with its report (35th hostile pass (part A) P4).
+#: `tests/unit/test_installer_option_tables.py` reads every path option from pip's parser and uv's `--help`.
+WRITTEN_VARIABLES: dict[str, tuple[str, ...]] = {
+    "pip": ("PIP_LOG", "PIP_LOG_FILE", "PIP_LOCAL_LOG", "PIP_REPORT", "PIP_SRC", "PIP_SOURCE", "PIP_SOURCE_DIR",
+            "PIP_SOURCE_DIRECTORY"),
 }
 #: The empty lock file uv makes 0666 in each folder it keeps, whatever the umask: nothing in it is read.
 _UV_LOCK_FILES = (".lock",)
@@ -655,7 +675,7 @@ def _uv_candidates(environ: Mapping[str, str], cwd: str | os.PathLike[str] | Non
 
 
 #: The variables that move the folder uv finds its project settings from (`--directory`, then `--project` within it).
-_PROJECT_VARIABLES = ("UV_WORKING_DIRECTORY", "UV_PROJECT")
+_PROJECT_VARIABLES = ("UV_WORKING_DIRECTORY", "UV_WORKING_DIR", "UV_PROJECT")
 
 
 def _project_folder(environ: Mapping[str, str], cwd: str | os.PathLike[str] | None) -> str | None:
@@ -902,12 +922,13 @@ def _placement_words(installer: str, found: str) -> str:
 #: `PIP_CONSTRAINT`, and the build-time ones), packages dropped (`UV_EXCLUDE`, `PIP_NO_DEPS`). Read from
 #: `uv pip install|sync|compile --help` (uv 0.13) and pip's `install` options (every option is `PIP_<NAME>`).
 _UV_REQUIREMENT_VARS = ("UV_OVERRIDE", "UV_CONSTRAINT", "UV_BUILD_CONSTRAINT", "UV_EXCLUDE")
-_PIP_REQUIREMENT_KEYS = ("requirement", "constraint", "editable", "build-constraint", "group", "no-deps")
+_PIP_REQUIREMENT_KEYS = ("requirement", "constraint", "editable", "build-constraint", "group", "no-deps",
+                         "requirements-from-script")
 #: Of those, the ones a pip.conf may set: pip takes no link in a constraint, so a settings file's `constraint` can
 #: only narrow the versions (the install is then the recipe's or fails) — and a site's pip.conf caps versions so
 #: (this project's own build machine has `constraint = …` in /etc/xdg/pip/pip.conf). uv does take a link in a
 #: constraint (`pkg-a @ file:///…` swapped the file), so a uv.toml's `constraint-dependencies` is refused.
-_PIP_FILE_REQUIREMENT_KEYS = ("requirement", "editable", "group", "no-deps")
+_PIP_FILE_REQUIREMENT_KEYS = ("requirement", "editable", "group", "no-deps", "requirements-from-script")
 #: The same in a uv settings file: its top level (which `uv pip` reads too) and its `[pip]` table.
 _UV_REQUIREMENT_KEYS = ("override-dependencies", "constraint-dependencies", "build-constraint-dependencies",
                         "exclude-dependencies", "dependency-metadata")

@@ -21,6 +21,8 @@ from wizard import bounded
 from wizard.installer_keyring import keyring_problem
 from wizard.installer_settings import (
     GIANT_BYTES,
+    git_base_files,
+    git_chain_problem,
     git_files,
     pip_candidates,
     pip_files,
@@ -39,11 +41,14 @@ from wizard.security import source_place
 PATH_VARIABLES: dict[str, str | None] = {
     **dict.fromkeys(("UV_CONFIG_FILE", "UV_CACHE_DIR", "UV_PYTHON_INSTALL_DIR", "UV_PYTHON_BIN_DIR", "UV_TOOL_DIR",
                      "UV_TOOL_BIN_DIR", "UV_PYTHON_CACHE_DIR", "UV_PROJECT_ENVIRONMENT", "UV_INSTALL_DIR",
-                     "UV_CREDENTIALS_DIR", "UV_WORKING_DIRECTORY", "UV_PROJECT", "PIP_CONFIG_FILE", "PIP_CACHE_DIR", "PIP_CERT", "PIP_CLIENT_CERT",
-                     "PIP_LOG", "PIP_LOG_FILE", "PIP_SRC", "PIP_TARGET", "PIP_PREFIX", "PIP_ROOT", "SSL_CERT_FILE",
-                     "SSL_CERT_DIR", "REQUESTS_CA_BUNDLE", "CURL_CA_BUNDLE", "NETRC")),
-    "UV_FIND_LINKS": ", ", "UV_CONSTRAINT": " ", "UV_OVERRIDE": " ", "UV_BUILD_CONSTRAINT": " ",
+                     "UV_CREDENTIALS_DIR", "UV_WORKING_DIRECTORY", "UV_WORKING_DIR", "UV_PROJECT", "PIP_CONFIG_FILE",
+                     "PIP_CACHE_DIR", "PIP_CERT", "PIP_CLIENT_CERT", "PIP_LOG", "PIP_LOG_FILE", "PIP_LOCAL_LOG",
+                     "PIP_REPORT", "PIP_SRC", "PIP_SOURCE", "PIP_SOURCE_DIR", "PIP_SOURCE_DIRECTORY", "PIP_DEST",
+                     "PIP_DESTINATION_DIR", "PIP_DESTINATION_DIRECTORY", "PIP_TARGET", "PIP_PREFIX", "PIP_ROOT",
+                     "SSL_CERT_FILE", "SSL_CERT_DIR", "REQUESTS_CA_BUNDLE", "CURL_CA_BUNDLE", "NETRC")),
+    "UV_FIND_LINKS": ", ", "UV_CONSTRAINT": " ", "UV_OVERRIDE": " ", "UV_BUILD_CONSTRAINT": " ", "UV_EXCLUDE": " ",
     "PIP_FIND_LINKS": " \t\n", "PIP_CONSTRAINT": " \t\n", "PIP_REQUIREMENT": " \t\n",
+    "PIP_BUILD_CONSTRAINT": " \t\n", "PIP_REQUIREMENTS_FROM_SCRIPT": " \t\n",
     # an index given as a path: uv and pip read it from the folder they run in, as the find-links above (28th
     # hostile pass (part B) P9); a `NAME=` before it is kept (`_absolute`)
     "UV_DEFAULT_INDEX": None, "UV_INDEX_URL": None, "UV_INDEX": " ", "UV_EXTRA_INDEX_URL": " ",
@@ -212,12 +217,29 @@ def trust_problem(installer: str, environ: Mapping[str, str], cwd: str | os.Path
                 return why
             if passed is not None:
                 _PASSED.add(passed)
-    # git's own settings files last: the installer's own files and places are named first where both fail
+    for variable in WRITTEN_VARIABLES.get(installer, ()):
+        value = environ.get(variable) or ""
+        if value and value != "-":  # `-`: pip's report on its output
+            for place in _against(Path(os.path.expanduser(value)), ()):
+                why = refused(f"the file {place} (from {variable}, which {installer} writes)", place, "the file",
+                              f"unset {variable} for gc-wizard (`env -u {variable} gc-wizard …`), or point it at "
+                              f"{_OWN_PLACE}", harm="overwrite a file of their choosing", missing=True)
+                if why:
+                    return why
+    # git's own settings files last: the installer's own files and places are named first where both fail; a chain
+    # of includes that cannot be judged is refused as such (35th hostile pass (part A) P2)
+    unjudged = git_chain_problem(environ)
+    if unjudged:
+        return (f"{unjudged}; move it away, or run gc-wizard with your own HOME and XDG_CONFIG_HOME. Nothing was "
+                "started.")
+    own = git_base_files(environ)
     for path in git_files(environ):
-        why = refused(f"git's settings file {path} (which git reads on its own when {installer} fetches a git source)",
-                      path, "the settings file", "move it away, or run gc-wizard with your own HOME and "
-                      "XDG_CONFIG_HOME", harm="run their programs through git (core.fsmonitor, hooks) and install "
-                      "what they choose", missing=True, later=True)
+        reads = "reads on its own" if path in own else "includes from its settings files"
+        why = refused(f"git's settings file {path} (which git {reads} when {installer} fetches a git source)",
+                      path, "the settings file", ("move it away" if path in own else "take out the include that "
+                      "names it") + ", or run gc-wizard with your own HOME and XDG_CONFIG_HOME",
+                      harm="run their programs through git (core.fsmonitor, hooks) and install what they choose",
+                      missing=True, later=True)
         if why:
             return why
     # the `keyring` the installer would run on its own for an index's password, by the PATH rule (leftovers of the
@@ -338,6 +360,14 @@ TRUSTED_VARIABLES: dict[str, tuple[Trusted, ...]] = {
     # pip's `PIP_CERT`, and the ones Python's ssl and requests (pip's) read; a pip.conf's `cert` too (`pip_cert`)
     "pip": (Trusted("PIP_CERT", None, *_CERTIFICATE), Trusted("REQUESTS_CA_BUNDLE", None, *_CERTIFICATE),
             Trusted("CURL_CA_BUNDLE", None, *_CERTIFICATE), *_CERTIFICATE_VARIABLES),
+}
+#: The installer variables that name a file or folder the installer writes to (pip's `--log`, `--report`, `--src`,
+#: under every long name pip gives them), each held to the swap rule a place to write is: root's pip followed another
+#: user's link at `PIP_REPORT` and overwrote root's file with its report (35th hostile pass (part A) P4).
+#: `tests/unit/test_installer_option_tables.py` reads every path option from pip's parser and uv's `--help`.
+WRITTEN_VARIABLES: dict[str, tuple[str, ...]] = {
+    "pip": ("PIP_LOG", "PIP_LOG_FILE", "PIP_LOCAL_LOG", "PIP_REPORT", "PIP_SRC", "PIP_SOURCE", "PIP_SOURCE_DIR",
+            "PIP_SOURCE_DIRECTORY"),
 }
 #: The empty lock file uv makes 0666 in each folder it keeps, whatever the umask: nothing in it is read.
 _UV_LOCK_FILES = (".lock",)
@@ -572,8 +602,12 @@ def listed(installer: str, value: str, separators: str | None) -> list[str]:
 
 
 #: pip's settings that install somewhere other than the environment whose Python runs pip: `--target`, `--prefix`,
-#: `--root` and `--user`, as variables and as settings-file keys.
-_PIP_PLACEMENT = ("target", "prefix", "root", "user")
+#: `--root`, `--user`, and `--python` (pip ≥ 22.3 runs itself again under the program it names and installs into
+#: that program's environment: 35th hostile pass (part A) P3), as variables and as settings-file keys. Read from
+#: pip's own option list (`tests/unit/test_installer_option_tables.py` holds every pip option to a table).
+_PIP_PLACEMENT = ("target", "prefix", "root", "user", "python")
+#: Of those, the ones every pip command reads (pip's general options), `pip download` in a bundle too.
+_PIP_EVERY_COMMAND = ("python",)
 #: uv's `[pip]` settings that do the same.
 _UV_PLACEMENT = ("target", "prefix")
 
@@ -588,20 +622,44 @@ def placement_problem(installer: str, environ: Mapping[str, str], cwd: str | os.
     environment was recorded "installed" and made current (nineteenth hostile pass P1)."""
     found: list[str] = []
     if installer == "pip":
-        for key in _PIP_PLACEMENT:
-            value = environ.get(f"PIP_{key.upper()}", "")
-            if value and not (key == "user" and value.strip().lower() in ("0", "false", "no", "off")):
-                found.append(f"PIP_{key.upper()}={value} in the environment")
-        for path in pip_files(environ):
-            found += [f"`{key} = …` in {path}" for key in _pip_file_keys(path) if key in _PIP_PLACEMENT]
+        found = _pip_placement(environ, _PIP_PLACEMENT)
     else:
         for path in uv_files(environ, cwd):
             found += [f"`[pip] {key} = …` in {path}" for key in _uv_pip_keys(path) if key in _UV_PLACEMENT]
     if not found:
         return None
-    undo = ("unset it for gc-wizard (`env -u NAME gc-wizard …`)" if found[0].startswith("PIP_")
+    return _placement_words(installer, found[0])
+
+
+def pip_program_problem(environ: Mapping[str, str]) -> str | None:
+    """Why no pip command may start here — a `PIP_PYTHON` (or a pip.conf's `python = …`), which has pip run itself
+    again under the program it names, as whoever runs gc-wizard — as `placement_problem`'s sentence; None when none.
+    `bundle`'s `pip download` asks this (it reads pip's general options, not `install`'s)."""
+    found = _pip_placement(environ, _PIP_EVERY_COMMAND)
+    return _placement_words("pip", found[0]) if found else None
+
+
+def _pip_placement(environ: Mapping[str, str], keys: tuple[str, ...]) -> list[str]:
+    """Where each of pip's settings `keys` is set here: `PIP_<KEY>=value in the environment`, "`key = …` in FILE"."""
+    found: list[str] = []
+    for key in keys:
+        name = "PIP_" + key.upper().replace("-", "_")
+        value = environ.get(name, "")
+        if value and not (key in _PIP_SWITCHES and value.strip().lower() in _OFF):
+            found.append(f"{name}={value} in the environment")
+    for path in pip_files(environ):
+        found += [f"`{key} = …` in {path}" for key in _pip_file_keys(path) if key in keys]
+    return found
+
+
+def _placement_words(installer: str, found: str) -> str:
+    """The refusal of one placement setting (`found`: where it is set)."""
+    undo = (f"unset it for gc-wizard (`env -u {found.split('=', 1)[0]} gc-wizard …`)" if found.startswith("PIP_")
             else "take it out of that file (or set PIP_CONFIG_FILE=/dev/null / UV_NO_CONFIG=1 for gc-wizard)")
-    return (f"{found[0]} would make {installer} install the recipe's packages outside the new environment, where a "
+    if found.startswith(("PIP_PYTHON=", "`python =")):
+        return (f"{found} would make pip run itself again under that program, as you, and install the recipe's "
+                f"packages into that program's environment instead of the new one; {undo}. Nothing was started.")
+    return (f"{found} would make {installer} install the recipe's packages outside the new environment, where a "
             f"failed or stopped install would leave them; {undo}. Nothing was started.")
 
 
@@ -610,17 +668,22 @@ def placement_problem(installer: str, environ: Mapping[str, str], cwd: str | os.
 #: `PIP_CONSTRAINT`, and the build-time ones), packages dropped (`UV_EXCLUDE`, `PIP_NO_DEPS`). Read from
 #: `uv pip install|sync|compile --help` (uv 0.13) and pip's `install` options (every option is `PIP_<NAME>`).
 _UV_REQUIREMENT_VARS = ("UV_OVERRIDE", "UV_CONSTRAINT", "UV_BUILD_CONSTRAINT", "UV_EXCLUDE")
-_PIP_REQUIREMENT_KEYS = ("requirement", "constraint", "editable", "build-constraint", "group", "no-deps")
+_PIP_REQUIREMENT_KEYS = ("requirement", "constraint", "editable", "build-constraint", "group", "no-deps",
+                         "requirements-from-script")
 #: Of those, the ones a pip.conf may set: pip takes no link in a constraint, so a settings file's `constraint` can
 #: only narrow the versions (the install is then the recipe's or fails) — and a site's pip.conf caps versions so
 #: (this project's own build machine has `constraint = …` in /etc/xdg/pip/pip.conf). uv does take a link in a
 #: constraint (`pkg-a @ file:///…` swapped the file), so a uv.toml's `constraint-dependencies` is refused.
-_PIP_FILE_REQUIREMENT_KEYS = ("requirement", "editable", "group", "no-deps")
+_PIP_FILE_REQUIREMENT_KEYS = ("requirement", "editable", "group", "no-deps", "requirements-from-script")
 #: The same in a uv settings file: its top level (which `uv pip` reads too) and its `[pip]` table.
 _UV_REQUIREMENT_KEYS = ("override-dependencies", "constraint-dependencies", "build-constraint-dependencies",
                         "exclude-dependencies", "dependency-metadata")
 _UV_PIP_REQUIREMENT_KEYS = ("dependency-metadata", "no-deps")
 _OFF = ("", "0", "false", "no", "off")
+#: pip's `install` settings that make it install nothing at all: `--dry-run` (35th hostile pass (part A) P5: the
+#: install ended 0, "installed" and current, with only pip in the environment). uv's `--dry-run` has no variable
+#: and no settings key (uv 0.13's `uv pip install --help`).
+_PIP_NOTHING_KEYS = ("dry-run",)
 
 
 def requirement_problem(installer: str, environ: Mapping[str, str], cwd: str | os.PathLike[str] | None) -> str | None:
@@ -634,6 +697,14 @@ def requirement_problem(installer: str, environ: Mapping[str, str], cwd: str | o
     and `lock` wrote the override into a lock made to be shared; the ones that made the install fail were never
     named (25th hostile pass (part B) P4). The install, every installer step (`runner.check_step`, rollbacks
     too), `lock` and `bundle` ask this, and the plan marks it "!"."""
+    nothing = _pip_placement(environ, _PIP_NOTHING_KEYS) if installer == "pip" else []
+    if nothing:
+        return (f"{nothing[0]} would make pip install nothing (a dry run) while the environment would be recorded as "
+                f"the recipe's; "
+                + (f"unset it for gc-wizard (`env -u {nothing[0].split('=', 1)[0]} gc-wizard …`)"
+                   if nothing[0].startswith("PIP_") else
+                   "take it out of that file (or set PIP_CONFIG_FILE=/dev/null for gc-wizard)")
+                + ". Nothing was started.")
     found: list[str] = []
     if installer == "pip":
         for key in _PIP_REQUIREMENT_KEYS:
@@ -671,10 +742,15 @@ def _variable(name: str, value: str) -> str:
     return f"{name}={cut(redact_secrets(value.strip()), 120)} in the environment"
 
 
+#: pip's on/off settings among those: one set off (`PIP_USER=0`, `dry-run = no`) does not count.
+_PIP_SWITCHES = ("user", "dry-run")
+
+
 def _pip_file_keys(path: Path) -> list[str]:
-    """The keys a pip.conf sets in the sections `pip install` reads (a `user` set off does not count)."""
-    return [key for key, value in pip_settings(path, ("global", "install")).items()
-            if not (key == "user" and value.strip().lower() in ("0", "false", "no", "off"))]
+    """The keys a pip.conf sets in the sections `pip install` reads, `_` spelt `-` as pip takes them (a switch set
+    off does not count)."""
+    keys = [(key.replace("_", "-").lower(), value) for key, value in pip_settings(path, ("global", "install")).items()]
+    return [key for key, value in keys if not (key in _PIP_SWITCHES and value.strip().lower() in _OFF)]
 
 
 def _uv_pip_keys(path: Path) -> list[str]:

@@ -9,6 +9,7 @@ other (a deferred import hid the circle). The readers sit below both now; neithe
 from __future__ import annotations
 
 import os
+import re
 from collections.abc import Mapping
 from pathlib import Path
 
@@ -113,7 +114,7 @@ def uv_candidates(environ: Mapping[str, str], cwd: str | os.PathLike[str] | None
 
 
 #: The variables that move the folder uv finds its project settings from (`--directory`, then `--project` within it).
-_PROJECT_VARIABLES = ("UV_WORKING_DIRECTORY", "UV_PROJECT")
+_PROJECT_VARIABLES = ("UV_WORKING_DIRECTORY", "UV_WORKING_DIR", "UV_PROJECT")
 
 
 def _project_folder(environ: Mapping[str, str], cwd: str | os.PathLike[str] | None) -> str | None:
@@ -172,7 +173,13 @@ def git_files(environ: Mapping[str, str]) -> list[Path]:
     Why: 34th hostile pass (part B) P1 — with HOME at another user's folder, the git uv ran for a git GraphCast
     source read their `~/.gitconfig`, and its `core.fsmonitor` and `uploadpack.packObjectsHook` ran as root. Held to
     the swap rule uv.toml and pip.conf are (`trust_problem`) rather than turned off (`GIT_CONFIG_GLOBAL=/dev/null`):
-    a user's own gitconfig (a proxy, credentials, `url.insteadOf` for a mirror) keeps working, as their uv.toml does."""
+    a user's own gitconfig (a proxy, credentials, `url.insteadOf` for a mirror) keeps working, as their uv.toml does.
+    Every file they include comes with them (`_git_chain`)."""
+    return _git_chain(git_base_files(environ), environ)[0]
+
+
+def git_base_files(environ: Mapping[str, str]) -> list[Path]:
+    """git's global and system settings files (`git_files`), without what they include."""
     given = environ.get("GIT_CONFIG_GLOBAL")
     if given:
         files = [] if given == os.devnull else [Path(given)]
@@ -183,6 +190,94 @@ def git_files(environ: Mapping[str, str]) -> list[Path]:
         system = environ.get("GIT_CONFIG_SYSTEM") or "/etc/gitconfig"
         files += [] if system == os.devnull else [Path(system)]
     return list(dict.fromkeys(files))
+
+
+#: How deep git follows `[include]` within `[include]` (git's own MAX_INCLUDE_DEPTH), and how many files in all the
+#: check follows before it refuses the chain as one it cannot judge.
+_GIT_INCLUDE_DEPTH = 10
+_GIT_INCLUDE_FILES = 64
+#: A gitconfig line that starts a section (`[include]`, `[includeIf "gitdir:~/w/"]`, the old `[include.x]`), and one
+#: that sets `path` (git's names are case-insensitive; the value may be quoted, and end in a comment).
+_GIT_SECTION = re.compile(r'^\s*\[\s*([A-Za-z0-9.-]+)')
+_GIT_PATH = re.compile(r'^\s*path\s*=\s*(.*)$', re.IGNORECASE)
+
+
+def _git_chain(files: list[Path], environ: Mapping[str, str]) -> tuple[list[Path], str | None]:
+    """`files` and every file git would include from them (`include.path`, and `includeIf.*.path` whatever its
+    condition), each as git finds it — `~/` under HOME, a relative path against the including file's folder —, up to
+    git's depth; with the sentence why the chain cannot be judged (a file included that cannot be read as a
+    settings file within bounds, or more files than any real chain), else None.
+
+    Why followed, not turned off: git has no switch that turns includes off and keeps the user's own files (only
+    `GIT_CONFIG_GLOBAL=/dev/null`, which drops their proxy and credentials too), and a file it includes is read as
+    the including one is: root's own `~/.gitconfig` with `[include] path = <another user's file>` ran that file's
+    `core.fsmonitor` and `uploadpack.packObjectsHook` as root (35th hostile pass (part A) P2). So each file it would
+    include is judged by the same swap rule (`trust_problem`), read as data, bounded."""
+    found = list(files)
+    queue = [(path, 0) for path in files]
+    while queue:
+        path, depth = queue.pop(0)
+        if depth >= _GIT_INCLUDE_DEPTH or not os.path.lexists(path):
+            continue
+        try:
+            text = bounded.read_regular_text(path, CONFIG_BYTES)
+        except (OSError, ValueError) as exc:
+            return found, (f"git's settings file {path} cannot be read to learn which files it includes ({exc}), "
+                           "so gc-wizard cannot tell who could change what git would read")
+        for include in _git_includes(text, path, environ):
+            if include in found:
+                continue
+            if len(found) >= _GIT_INCLUDE_FILES:
+                return found, (f"git's settings files include more than {_GIT_INCLUDE_FILES} files (from {path}), "
+                               "more than gc-wizard judges")
+            found.append(include)
+            queue.append((include, depth + 1))
+    return found, None
+
+
+def _git_includes(text: str, path: Path, environ: Mapping[str, str]) -> list[Path]:
+    """The files a gitconfig's text includes (`[include]` and `[includeIf …]` sections' `path`), as git places them."""
+    out: list[Path] = []
+    section = ""
+    for line in text.splitlines():
+        start = _GIT_SECTION.match(line)
+        if start:
+            section = start.group(1).split(".", 1)[0].lower()
+            line = line[line.index("]") + 1:] if "]" in line else ""
+        found = _GIT_PATH.match(line)
+        if not found or section not in ("include", "includeif"):
+            continue
+        value = _git_value(found.group(1))
+        if not value:
+            continue
+        if value.startswith("~/") and environ.get("HOME"):
+            value = os.path.join(environ["HOME"], value[2:])
+        out.append(Path(value) if os.path.isabs(value) else path.parent / value)
+    return out
+
+
+def _git_value(raw: str) -> str:
+    """A gitconfig value as git reads it: quotes taken off, a `#` or `;` comment outside them dropped, `\\` escapes
+    undone."""
+    out, quoted, at = [], False, 0
+    while at < len(raw):
+        char = raw[at]
+        if char == '"':
+            quoted = not quoted
+        elif char in "#;" and not quoted:
+            break
+        elif char == "\\" and at + 1 < len(raw):
+            at += 1
+            out.append({"n": "\n", "t": "\t", "b": "\b"}.get(raw[at], raw[at]))
+        else:
+            out.append(char)
+        at += 1
+    return "".join(out).strip()
+
+
+def git_chain_problem(environ: Mapping[str, str]) -> str | None:
+    """Why the files git would include from its settings files cannot be judged (`_git_chain`), or None."""
+    return _git_chain(git_base_files(environ), environ)[1]
 
 
 def _user_files(environ: Mapping[str, str], tool: str, name: str) -> list[Path]:

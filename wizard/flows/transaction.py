@@ -55,6 +55,7 @@ from wizard.full_disk import no_room_advice
 from wizard.history.store import Entry, History, load_history, now, other_state_refusal
 from wizard.install import envs
 from wizard.install.bundle import bundle_assets_extra
+from wizard.install.installed_check import missing_packages
 from wizard.install.lockfile import lock_format
 from wizard.install.options import InstallOptions
 from wizard.install.package_files import unreadable_package_entries
@@ -367,6 +368,11 @@ class _Transaction:
             entry.packages = envs.freeze(self.env)  # a copy of the user's checkout recorded as the checkout
         except OperationFailed as exc:
             return self.finish("failed", error=f"installed, but {exc}. Full log: {self.log}")
+        missing = missing_packages(self.plan, entry.packages)
+        if missing:  # the installer ended 0 but installed nothing (35th hostile pass (part A) P5): never recorded so
+            return self.finish("failed", error=f"the installer ended without an error, but {', '.join(missing)} "
+                               f"{'is' if len(missing) == 1 else 'are'} not in {self.env}, so nothing was recorded "
+                               f"as installed. The installer's own output is in the full log: {self.log}")
         entry.graphcast_source = graphcast_source_record(entry.packages)
         frozen = envs.hashed_requirements(self.env, entry.packages, envs.frozen_dir() / f"{entry.id}.txt",
                                           find_links=entry.find_links)

@@ -50,7 +50,7 @@ from wizard.install.source_places import refuse_swappable_sources
 from wizard.install.source_spelling import local_source_path
 from wizard.install.sources import outside_index_problem
 from wizard.install.tree_digest import file_sha256
-from wizard.installer_files import requirement_problem, settings_problem, uv_trust_env
+from wizard.installer_files import pip_program_problem, requirement_problem, settings_problem, uv_trust_env
 from wizard.outputs import SHARED_MODE, check_out_folder, refuse_file_in_the_way, write_destination
 from wizard.recipes.loader import Recipe
 from wizard.security import cut, expand_home, make_folders, redact_secrets, shell_word
@@ -295,6 +295,8 @@ def make_bundle(recipe: Recipe, out: Path, *, python_version: str, graphcast_src
     # `pip download` reads PIP_REQUIREMENT / PIP_CONSTRAINT on its own, uv's resolver UV_OVERRIDE / UV_CONSTRAINT:
     # refused before anything is made or fetched (25th hostile pass (part B) P4)
     problem = requirement_problem("pip", os.environ, None) or requirement_problem("uv", os.environ, os.getcwd())
+    # a PIP_PYTHON has `pip download` run itself under that program (35th hostile pass (part A) P3)
+    problem = problem or pip_program_problem(os.environ)
     # and the package sources pip's variables and settings files name, held to the swap rule as uv's are at every
     # uv start: `PIP_EXTRA_INDEX_URL` at another user's local index was packed into a hashed bundle (28th hostile
     # pass (part B) P1)

@@ -228,11 +228,13 @@ class Plan:
         none. The plan shows it with "!", so the plan and the install say the same (24th hostile pass (B) P5)."""
         import os  # deferred: only a plan that is shown asks
 
-        from wizard.installer_files import requirement_problem, settings_problem
+        from wizard.installer_files import placement_problem, requirement_problem, settings_problem
 
         # a UV_OVERRIDE / PIP_REQUIREMENT the install refuses is marked here too (25th hostile pass (part B) P4); a
-        # settings file that is a FIFO or a device too, by the install's reader (32nd hostile pass (part A) P3)
+        # settings file that is a FIFO or a device too, by the install's reader (32nd hostile pass (part A) P3); a
+        # PIP_PYTHON / PIP_TARGET too: the plan was silent where the install refused (35th hostile pass (part A) P3)
         return (settings_problem(self.installer, os.environ, self.env_dir.parent)
+                or placement_problem(self.installer, os.environ, self.env_dir.parent)
                 or requirement_problem(self.installer, os.environ, self.env_dir.parent))
 
     def temporary_refusal(self) -> str | None:

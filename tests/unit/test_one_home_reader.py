@@ -71,7 +71,7 @@ def test_home_unset_reads_the_password_database(monkeypatch):
 
 
 #: The modules that read a path as an installer reads it (pip's and uv's own `~`, whatever the wizard's rule).
-_INSTALLER_READERS = {"wizard/install/cache_trust.py", "wizard/installer_files.py"}
+_INSTALLER_READERS = {"wizard/install/cache_trust.py", "wizard/installer_files.py", "wizard/installer_settings.py"}
 
 
 def test_nothing_but_expand_home_expands_a_path():

@@ -476,6 +476,8 @@ def guard_inherited_environ(environ=os.environ) -> None:
                       "they start would run another user's file as you.")
     _guard_user_site(environ)
     _guard_python_prefix(environ)
+    for note in library_files_left_out(environ, "gc-wizard and its programs"):
+        _said(note)
 
 
 def _guard_python_prefix(environ) -> None:
@@ -660,9 +662,12 @@ def loader_left_out(env: dict[str, str], what: str) -> list[str]:
 
 def guard_child_loader(env: dict[str, str], notes: list[str] | None = None) -> dict[str, str]:
     """`env` for a child the wizard starts (an installer step, uv's compile/freeze/download, a probe) with what the
-    loader would load from a place another user could swap left out (`loader_left_out`); each is said once at the
-    end of the run and appended to `notes` (a step's log). `env` is changed and returned."""
-    for note in loader_left_out(env, "gc-wizard's installer steps and helper programs"):
+    loader would load from a place another user could swap left out (`loader_left_out`), and each of
+    `LIBRARY_FILE_VARIABLES` that names such a place (`library_files_left_out`: an environment built from another
+    base than this process's, already guarded at start-up); each is said once at the end of the run and appended to
+    `notes` (a step's log). `env` is changed and returned."""
+    what = "gc-wizard's installer steps and helper programs"
+    for note in loader_left_out(env, what) + library_files_left_out(env, what):
         _said(note)
         if notes is not None:
             notes.append(note)
@@ -687,6 +692,74 @@ def without_git_settings(env: dict[str, str]) -> dict[str, str]:
     for name in [name for name in env if _GIT_SETTINGS.match(name)]:
         del env[name]
     return env
+
+
+#: The variables the libraries of gc-wizard's own process and of every child read on their own, each naming a file or
+#: folder to load, write or trust: (variable, the character between several entries — None: one —, what another
+#: user who could change that place could then do). Read from openssl-env(7) (OpenSSL 3: read when libcrypto or
+#: libssl starts, as Python's `_ssl` and `_hashlib` do, and git's curl), ld.so(8) and glibc's manual (the loader's
+#: and the C library's own files), and CPython's `ssl` (SSLKEYLOGFILE, which uv, curl and OpenSSL 3.5 read too).
+#: The CA variables (SSL_CERT_FILE, SSL_CERT_DIR) are not here: the installers' trust rule refuses them by name
+#: (`installer_files.TRUSTED_VARIABLES`), and gc-wizard's own downloads ask the same rule
+#: (`installer_files.certificate_problem`).
+#:
+#: Why: 35th hostile pass (part B) P1, P2, P6 — `OPENSSL_CONF` naming another user's settings file had root's
+#: wizard load their provider library when it imported `ssl`; `SSLKEYLOGFILE` at their link had root append every
+#: TLS secret of the plan's queries to the root file it pointed at (and lock's uv opened it); `LD_DEBUG_OUTPUT`
+#: had every child write root's files into their folder; none was named.
+_RUN_AS_YOU = "put a library or settings file there that would run as you"
+_SENT_ELSEWHERE = "send what is written there to a file of their choosing, or read it"
+LIBRARY_FILE_VARIABLES: tuple[tuple[str, str | None, str], ...] = (
+    ("OPENSSL_CONF", None, _RUN_AS_YOU),  # its providers and engines are libraries OpenSSL loads
+    ("OPENSSL_CONF_INCLUDE", None, _RUN_AS_YOU),
+    ("OPENSSL_MODULES", None, _RUN_AS_YOU),
+    ("OPENSSL_ENGINES", None, _RUN_AS_YOU),
+    ("CTLOG_FILE", None, "choose which certificate logs are trusted"),
+    ("SSLKEYLOGFILE", None, "read the secrets of every TLS connection appended there, or send them to a file of "
+     "their choosing"),
+    ("QLOGDIR", None, _SENT_ELSEWHERE),
+    ("LD_DEBUG_OUTPUT", None, _SENT_ELSEWHERE),
+    ("LD_PROFILE_OUTPUT", None, _SENT_ELSEWHERE),
+    ("LD_ORIGIN_PATH", None, _RUN_AS_YOU),
+    ("GCONV_PATH", ":", _RUN_AS_YOU),  # iconv's converters are libraries
+    ("LOCPATH", ":", "change the locale data every program reads as you"),
+    ("HOSTALIASES", None, "send a host name gc-wizard reaches to a server of their choosing"),
+    ("MALLOC_TRACE", None, _SENT_ELSEWHERE),
+    ("MEMUSAGE_OUTPUT", None, _SENT_ELSEWHERE),
+    ("SEGFAULT_OUTPUT_NAME", None, _SENT_ELSEWHERE),
+)
+
+
+def library_files_left_out(env, what: str) -> list[str]:
+    """Take out of `env` each entry of `LIBRARY_FILE_VARIABLES` that names a place another user could swap
+    (`untrusted_place`: the file or folder, as written and where its links lead, or for one not there yet whoever
+    may make it), or a relative one (read from whichever folder each program runs in, so not judged); the
+    sentences of what was left out are returned (`what`: whose reading the sentence names)."""
+    notes: list[str] = []
+    for variable, separator, harm in LIBRARY_FILE_VARIABLES:
+        value = env.get(variable)
+        if not value or not isinstance(value, str):
+            continue
+        entries = value.split(separator) if separator else [value]
+        bad, whys = [], []
+        for entry in entries:
+            if not entry:
+                continue
+            why = untrusted_place(entry) if os.path.isabs(entry) else (
+                "it is not an absolute path, so each program reads it from the folder it runs in")
+            if why:
+                bad.append(entry)
+                whys.append(why)
+        if not bad:
+            continue
+        kept = [entry for entry in entries if entry and entry not in bad]
+        if kept and separator:
+            env[variable] = separator.join(kept)
+        else:
+            env.pop(variable)
+        notes.append(f"{variable}: {', '.join(bad)} was left out of what {what} see, because {'; '.join(whys)}, "
+                     f"so another user could {harm}.")
+    return notes
 
 
 #: The loader's variables that name what it loads into every process: (variable, what its kept entries are joined

@@ -329,6 +329,37 @@ class Trusted(NamedTuple):
 #: several, split at `:` as OpenSSL splits them.
 _CERTIFICATE_VARIABLES = (Trusted("SSL_CERT_FILE", None, *_CERTIFICATE),
                           Trusted("SSL_CERT_DIR", os.pathsep, "the certificate folder", _CERTIFICATE[1]))
+
+
+def certificate_problem(environ: Mapping[str, str], who: str, harm: str, untouched: str) -> str | None:
+    """The refusal's sentence when a CA variable OpenSSL reads on its own in gc-wizard's own process
+    (`_CERTIFICATE_VARIABLES`: SSL_CERT_FILE, SSL_CERT_DIR, each entry of a folder list) names a place another user
+    could swap, by the rule the installers' are held to (`trust_problem`); None when none. `who` reads it ("the
+    forecast's downloads"), `harm` is what gc-wizard would then do, `untouched` what was not done.
+
+    Why: 35th hostile pass (part B) P4 — plan, install and lock refused another user's SSL_CERT_FILE, while
+    `forecast` fetched the checkpoint, the datasets and their SHA256SUMS (from the same host) trusting it silently."""
+    from wizard.errors import UserError  # deferred: only a download asks
+    from wizard.source_trust import refuse_swappable_destination, refuse_swappable_source
+
+    for entry in _CERTIFICATE_VARIABLES:
+        for value in listed("uv", environ.get(entry.variable) or "", entry.separators):
+            for place in _against(Path(value), ()):
+                named = f"{entry.what} {place} (from {entry.variable}, which {who} read on their own)"
+                way_out = (f"unset {entry.variable} for gc-wizard (`env -u {entry.variable} gc-wizard …`), or point it "
+                           f"at {_OWN_PLACE}")
+                try:
+                    if os.path.lexists(place):
+                        refuse_swappable_source(named, place, entry.what, harm=harm, way_out=way_out,
+                                                untouched=untouched)
+                    else:  # not there yet: judged by whoever may make it
+                        refuse_swappable_destination(named, place, what=entry.what, harm=harm, way_out=way_out,
+                                                     untouched=untouched)
+                except UserError as exc:
+                    return str(exc)
+    return None
+
+
 _THEIR_PYTHON = "install (and run) their Python"
 TRUSTED_VARIABLES: dict[str, tuple[Trusted, ...]] = {
     "uv": (

@@ -125,3 +125,52 @@ def test_the_wizards_own_path_leaves_out_folders_not_there_yet_that_another_user
     assert f"PATH: {risky[0]} was left out" in said and "not there yet, could be made in it" in said
     assert f"{ww} is a folder every user can write" in said and f"{ww} is a file" not in said  # a folder, named so
     children.SKIPPED_PROGRAMS.clear()
+
+
+def test_library_files_another_user_could_swap_are_left_out_and_named(tmp_path):
+    """35th hostile pass (part B) P1, P2, P6: OPENSSL_CONF naming another user's settings file had root's wizard load
+    their provider library when it imported ssl; SSLKEYLOGFILE at their link had root append TLS secrets where it
+    pointed; LD_DEBUG_OUTPUT had every child write into their folder. Each such variable is left out and named at
+    start-up, before anything imports ssl; one naming the user's own place is kept."""
+    children.SKIPPED_PROGRAMS.clear()
+    ww = open_folder(tmp_path / "ww")
+    own = tmp_path / "own"
+    own.mkdir()
+    (ww / "openssl.cnf").write_text("openssl_conf = x\n")
+    (own / "victim").write_text("root's\n")
+    (ww / "keys").symlink_to(own / "victim")
+    environ = {"OPENSSL_CONF": str(ww / "openssl.cnf"), "SSLKEYLOGFILE": str(ww / "keys"),
+               "LD_DEBUG_OUTPUT": str(ww / "dbg" / "out"), "OPENSSL_MODULES": str(own),
+               "GCONV_PATH": f"{ww}:{own}", "LD_PROFILE_OUTPUT": "relative", "MALLOC_TRACE": str(own / "trace")}
+    children.guard_inherited_environ(environ)
+    assert "OPENSSL_CONF" not in environ and "SSLKEYLOGFILE" not in environ and "LD_DEBUG_OUTPUT" not in environ
+    assert "LD_PROFILE_OUTPUT" not in environ and environ["GCONV_PATH"] == str(own)
+    assert environ["OPENSSL_MODULES"] == str(own) and environ["MALLOC_TRACE"] == str(own / "trace")
+    said = " ".join(children.SKIPPED_PROGRAMS)
+    for name in ("OPENSSL_CONF", "SSLKEYLOGFILE", "LD_DEBUG_OUTPUT", "LD_PROFILE_OUTPUT", "GCONV_PATH"):
+        assert f"{name}: " in said
+    assert f"{ww} is a folder every user can write" in said and "OPENSSL_MODULES" not in said
+    children.SKIPPED_PROGRAMS.clear()
+
+
+def test_a_childs_own_environment_is_held_to_the_library_files_rule(tmp_path):
+    """The children's guard applies the same table to an environment built from another base (a step's)."""
+    children.SKIPPED_PROGRAMS.clear()
+    ww = open_folder(tmp_path / "ww")
+    notes: list[str] = []
+    env = children.guard_child_loader({"OPENSSL_ENGINES": str(ww), "SSLKEYLOGFILE": str(ww / "k"), "A": "1"}, notes)
+    assert env == {"A": "1"}
+    assert any(n.startswith("OPENSSL_ENGINES: ") for n in notes) and any("SSLKEYLOGFILE" in n for n in notes)
+    children.SKIPPED_PROGRAMS.clear()
+
+
+def test_the_cli_loads_no_tls_library_before_the_environment_is_guarded():
+    """OpenSSL reads OPENSSL_CONF when libcrypto starts: nothing imported before `cli.main` may start it."""
+    import subprocess
+    import sys
+
+    code = "import sys, wizard.cli; print(sorted(m for m in ('_ssl', '_hashlib', 'ssl') if m in sys.modules))"
+    tree = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, cwd=tree,
+                         timeout=120)
+    assert out.stdout.strip() == "[]"

@@ -9,12 +9,17 @@ would drift apart on how git resolves them.
 
 from __future__ import annotations
 
+import errno
 import os
 from dataclasses import dataclass
 from pathlib import Path
 
+from wizard import bounded
+
 #: `.git` files, `commondir`, HEAD and refs are one line; anything longer is no git's.
 SMALL = 4096
+#: `packed-refs` holds a line per branch and tag: tens of KiB for a large repository's thousands of tags.
+PACKED_REFS_BYTES = 16 * 1024 * 1024
 
 
 @dataclass(frozen=True)
@@ -60,7 +65,20 @@ def common_dir(own: Path) -> Path:
 
 
 def first_line(path: Path) -> str:
-    """The first line of a small git file, stripped."""
-    with open(path, encoding="utf-8", errors="replace") as handle:
-        text = handle.read(SMALL)
+    """The first line of a small git file, stripped. OSError for anything but a regular file (`read_git_file`)."""
+    text = read_git_file(path, SMALL, whole=False)
     return text.splitlines()[0].strip() if text.strip() else ""
+
+
+def read_git_file(path: Path, limit: int, *, whole: bool = True) -> str:
+    """A checkout's git file as text (undecodable bytes replaced): its first `limit` bytes, or with `whole` all of
+    it, a larger one refused. Only a regular file is read (`bounded`): anything else — a FIFO, a device — is an
+    OSError that says what it is, as every caller already turns an unreadable git file into a sentence.
+
+    Why: 35th hostile pass (part A) P6 — `.git/HEAD` a FIFO hung plan, install and bundle in `open()` (install's
+    worker thread with it, so SIGTERM could not end the run), and a 3 GB `packed-refs` of one line was read whole."""
+    try:
+        data = bounded.read_bytes(path, limit) if whole else bounded.read_regular_head(path, limit)
+    except bounded.ParseLimitError as exc:
+        raise OSError(errno.EINVAL, str(exc), str(path)) from None
+    return data.decode("utf-8", "replace")

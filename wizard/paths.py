@@ -1133,9 +1133,31 @@ def unholdable_path(value: str) -> str | None:
     return None
 
 
+#: The characters each ':'-separated list splits at: ld.so splits LD_LIBRARY_PATH at ';' as well
+#: (`detect.libpath.ld_library_path_entries`); every other list (PATH, PYTHONPATH, MODULEPATH) at ':' alone.
+LIST_SEPARATORS = {"LD_LIBRARY_PATH": ":;"}
+
+
+def list_entry_problem(folder: str, variable: str) -> str | None:
+    """Why `folder` cannot be one entry of the ':'-separated list `variable` (PATH, LD_LIBRARY_PATH, PYTHONPATH,
+    MODULEPATH), or None: the one rule for every folder a line the wizard prints or writes puts into such a list.
+
+    Why: 35th hostile pass (part A) P1 — `module install --dir '/tmp/m:x'` advised `module use /tmp/m:x`; Lmod kept
+    MODULEPATH as two entries, `/tmp/m` and a relative `x`, so `module load` ran a module file from whatever folder
+    the user was in. A separator in a folder cannot be quoted away (the list has no quoting), and a relative entry
+    names a folder under wherever the shell is, so both are refused by name."""
+    for char in LIST_SEPARATORS.get(variable, ":"):
+        if char in folder:
+            return (f"{folder} holds a {char!r}, which {variable} splits at (the part after it would be read as "
+                    "another folder, a relative one under wherever the shell is); choose a folder without it")
+    if not os.path.isabs(folder):
+        return f"{folder} is a relative folder, which {variable} would read under wherever the shell is"
+    return None
+
+
 def unusable_env_path(value: str) -> str | None:
     """Why an environment path cannot work, or None: no shell, PATH or kernelspec can hold ':' (the
-    PATH separator), a newline or a NUL in the folder of a `bin/`."""
+    PATH separator, `LIST_SEPARATORS`), a newline or a NUL in the folder of a `bin/`."""
     for char, name in ((":", "a ':'"), ("\n", "a newline"), ("\r", "a carriage return"), ("\0", "a NUL byte")):
         if char in value:
             return (f"the environment path {value!r} holds {name}, which PATH and activation scripts cannot "
@@ -1653,7 +1675,17 @@ def _module_command() -> str:
     argv = " ".join(shell_word(part) for part in program_argv())
     if _fresh_start_runs_this_package():
         return argv
-    return f"PYTHONPATH={shell_word(str(_PACKAGE_DIR.parent))} {argv}"
+    folder = str(_PACKAGE_DIR.parent)
+    if list_entry_problem(folder, "PYTHONPATH") is not None and zip_archive() is None:
+        # PYTHONPATH cannot hold this folder (35th hostile pass (part A) P1: a ':' made a relative second entry, a
+        # folder under wherever the line is pasted): the interpreter is told the folder itself, as a string.
+        return f"{shell_word(sys.executable)} -c {shell_word(_RUN_FROM.format(folder=folder))}"
+    return f"PYTHONPATH={shell_word(folder)} {argv}"
+
+
+#: `python -c` that runs this package from a folder PYTHONPATH cannot hold (`_module_command`).
+_RUN_FROM = ("import runpy, sys; sys.path.insert(0, {folder!r}); sys.argv[0] = 'gc-wizard'; "
+             "runpy.run_module('wizard', run_name='__main__', alter_sys=True)")
 
 
 #: `_fresh_start_runs_this_package`'s answer, by interpreter and package file: asked once a run.

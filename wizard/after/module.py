@@ -28,7 +28,7 @@ from pathlib import Path
 from typing import Any
 
 from wizard import __version__, bounded
-from wizard.after.next_steps import module_name_for, modules_dir
+from wizard.after.next_steps import module_name_for, modules_dir, use_problem
 from wizard.after.target import made_by_this_state, resolve_env
 from wizard.children import PYTHON_PREFIX_VARS
 from wizard.errors import UserError
@@ -194,6 +194,10 @@ def module_install(env: str | os.PathLike[str] | None = None, folder: str | os.P
     marker = found.to_dict() if found else {}
     name = module_name(env_path, marker)
     root = Path(os.path.abspath(expand_home(str(folder)))) if folder else default_dir()
+    listed = use_problem(root)  # `module use DIR` puts it on MODULEPATH, a ':'-separated list (35th pass A P1)
+    if listed:
+        raise UserError(f"{'--dir' if folder else 'The module folder'} {listed}"
+                        f"{'' if folder else ' (write the module elsewhere with --dir DIR)'}. Nothing was written.")
     if root.exists() and not root.is_dir():
         raise UserError(f"--dir {root} is a file, not a folder.")
     target = root / f"{name}.lua"

@@ -131,10 +131,21 @@ def module_name_for(recipe: str) -> str:
     return f"graphcast/{version}"
 
 
+def use_problem(root: Path) -> str | None:
+    """Why `module use ROOT` cannot be advised, or None: MODULEPATH is a ':'-separated list (`paths.list_entry_problem`,
+    the one rule for every folder a printed line puts into such a list)."""
+    return paths.list_entry_problem(str(root), "MODULEPATH")
+
+
 def use_lines(recipe: str, folder: str | os.PathLike[str] | None = None) -> list[str]:
     """The two lines a new shell needs for the module: `module use DIR` (Lmod does not know the wizard's
-    folder) and `module load graphcast/<recipe>` — the Done screen and the exit "Next:" lines print both."""
+    folder) and `module load graphcast/<recipe>` — the Done screen and the exit "Next:" lines print both. A folder
+    MODULEPATH cannot hold is never advised (35th hostile pass (part A) P1): one comment line says why instead."""
     root = Path(os.path.abspath(expand_home(str(folder)))) if folder else modules_dir()
+    problem = use_problem(root)
+    if problem:
+        return [f"# the module folder {problem}; write the module with `module install --dir DIR`, then `module use` "
+                "that DIR"]
     return [f"module use {shell_word(str(root))}", f"module load {module_name_for(recipe)}"]
 
 
@@ -191,4 +202,5 @@ def next_step_lines(recipe: str, assets: str | None = None, *, done: frozenset[s
         lines += wrap(f"# {why}", COLUMNS, f"{head} ", "      # ")
         lines += wrap_command(command_words(command), COLUMNS, "      ", "          ", keep=2)
     return lines + [row for line in use_lines(recipe)
-                    for row in wrap_command(command_words(line), COLUMNS, "      ", "          ", keep=2)]
+                    for row in (wrap(line, COLUMNS, "      ", "      # ") if line.startswith("# ")
+                                else wrap_command(command_words(line), COLUMNS, "      ", "          ", keep=2))]

@@ -14,6 +14,7 @@ import queue
 import signal
 import sys
 import threading
+import time
 from typing import TYPE_CHECKING
 
 from wizard.children import stop_all
@@ -168,6 +169,10 @@ def check_on_node(options: InstallOptions, out, cancel: threading.Event | None =
                         + "; ".join(match.reasons[:3]) + ". See `gc-wizard recipes --slurm`.")
 
 
+#: How long after a stop signal a second one still waits for the install to end; past it, the second leaves at once.
+STOP_GRACE_SECONDS = 10.0
+
+
 def run(args: argparse.Namespace) -> int:
     options = install_options(args)
     if getattr(args, "answers", None):
@@ -191,7 +196,15 @@ def run(args: argparse.Namespace) -> int:
 
     keep = bool(getattr(args, "keep_unchecked", False))
 
+    stopped_at: list[float] = []  # when the first stop signal set `cancel`
+
     def on_signal(signum: int, _frame: object) -> None:
+        if stopped_at and time.monotonic() - stopped_at[0] >= STOP_GRACE_SECONDS and worker.is_alive():
+            # Asked again, and the install has not ended since the first signal: a worker blocked in a call that
+            # never returns (35th hostile pass (part A) P6: open() on a FIFO) must not keep the process alive.
+            print(f"gc-wizard: the install did not end within {STOP_GRACE_SECONDS:.0f} s of the first stop; "
+                  "leaving it now (what it was doing is left unfinished)", file=sys.stderr, flush=True)
+            raise KeyboardInterrupt  # "cancelled.", exit 128 + the first signal's number (`guard.signal_exit`)
         in_check = events.in_check
         if not cancel.is_set():  # said at once, before the processes are ended (walk 26 #8)
             print(f"gc-wizard: {stopping_words(in_check, keep and signum == signal.SIGINT)}", file=sys.stderr,
@@ -202,6 +215,7 @@ def run(args: argparse.Namespace) -> int:
             return
         guard.note_signal(signum)  # the exit status says which: 128 + its number (130, 143, 129, 138, …)
         stop_for_signal(cancel, signum)  # and the record and the last sentence name it (`stop_words`)
+        stopped_at[:1] = stopped_at[:1] or [time.monotonic()]
         stop_all()  # planning may be waiting on a hung interpreter's version probe
         if asking.is_set():  # break out of input(): the question is moot now
             raise KeyboardInterrupt

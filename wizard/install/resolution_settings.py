@@ -54,6 +54,11 @@ _TRUST_DIR = ("has {installer} trust the certificate authorities in that folder 
               "place of the ones it trusts on its own (passed on as set)")
 _TRUST_SYSTEM = ("has uv trust the system's certificate store for its indexes and downloads, in place of its "
                  "built-in roots (passed on as set)")
+
+_ANY_INDEX = ("would have uv take each package from whichever index or find-links page offers the version it "
+              "wants, not the first that has the package, so a package name another index also holds can be "
+              "served from there")
+_BACKEND = "would hand those options to the build backend of every package built, GraphCast's included"
 SETTINGS: tuple[Setting, ...] = (
     Setting("uv", "UV_REQUIRE_HASHES", "require-hashes", "switch", _HASHES, marker="require-hashes"),
     Setting("uv", "UV_NO_VERIFY_HASHES", "verify-hashes", "negated",
@@ -94,6 +99,29 @@ SETTINGS: tuple[Setting, ...] = (
     Setting("pip", "CURL_CA_BUNDLE", "", "trust", _TRUST_FILE),
     Setting("pip", "SSL_CERT_FILE", "", "trust", _TRUST_FILE),
     Setting("pip", "SSL_CERT_DIR", "", "trust", _TRUST_DIR),
+
+    # 35th hostile pass (part B) P8: a second set past the prefix unnamed; `test_installer_variables_classified`
+    # now holds every UV_/PIP_ setting the installed uv and pip know to a table or a reasoned list.
+    Setting("uv", "UV_INDEX_STRATEGY", "index-strategy", "value", _ANY_INDEX, "first-index"),
+    Setting("uv", "UV_NO_SOURCES", "no-sources", "switch",
+            "would have uv ignore the `tool.uv.sources` of the packages it builds, so it takes their dependencies "
+            "from the index instead of the places they name"),
+    Setting("uv", "UV_NO_SOURCES_PACKAGE", "no-sources-package", "value",
+            "would have uv ignore the `tool.uv.sources` of those packages"),
+    Setting("uv", "UV_TORCH_BACKEND", "torch-backend", "value",
+            "would have uv take the PyTorch-ecosystem packages from the PyTorch index it picks for that backend"),
+    Setting("uv", "UV_FORK_STRATEGY", "fork-strategy", "value",
+            "would have uv pick other versions for the packages the pins do not fix", "requires-python"),
+    Setting("uv", "", "config-settings", "value", _BACKEND),
+    Setting("pip", "PIP_CONFIG_SETTINGS", "config-settings", "value", _BACKEND),
+    Setting("pip", "PIP_IGNORE_REQUIRES_PYTHON", "ignore-requires-python", "switch",
+            "would have pip install packages that say they do not run on this Python"),
+    Setting("pip", "PIP_UPLOADED_PRIOR_TO", "uploaded-prior-to", "value",
+            "would hide from pip every package an index got after that date, which can leave a pin without a file"),
+    Setting("pip", "PIP_ONLY_DEPS", "only-deps", "switch",
+            "would have pip install only the dependencies of what it is given, not the packages themselves"),
+    Setting("pip", "PIP_ALL_RELEASES", "all-releases", "value",
+            "would have pip take pre-releases the recipe was not tested with", ":none:"),
 )
 #: The values both installers read as "off" for a switch.
 _OFF = ("", "0", "false", "no", "off")

@@ -104,3 +104,19 @@ def test_tls_trust_variables_and_keys_are_named_with_their_path_and_never_as_a_f
     system = ssl.get_default_verify_paths()
     if system.openssl_cafile:  # the file OpenSSL reads anyway (a link to it too) changes nothing worth a line
         assert resolution_notes("pip", _env(tmp_path, SSL_CERT_FILE=system.openssl_cafile), tmp_path) == []
+
+
+def test_index_strategy_sources_and_build_backend_options_are_named(tmp_path):
+    """35th hostile pass (part B) P8: UV_INDEX_STRATEGY=unsafe-best-match (a package from whichever index offers the
+    version), UV_NO_SOURCES and PIP_CONFIG_SETTINGS (options for GraphCast's build backend) passed the `UV_`/`PIP_`
+    prefix unnamed; a uv.toml's `config-settings` too."""
+    for installer, variable, value in (("uv", "UV_INDEX_STRATEGY", "unsafe-best-match"), ("uv", "UV_NO_SOURCES", "1"),
+                                       ("pip", "PIP_CONFIG_SETTINGS", "--build-option=--x"),
+                                       ("pip", "PIP_ONLY_DEPS", "1")):
+        words = resolution_notes(installer, _env(tmp_path, **{variable: value}), tmp_path)
+        assert len(words) == 1 and words[0].startswith(f"{variable}={value} "), (variable, words)
+    assert resolution_notes("uv", _env(tmp_path, UV_INDEX_STRATEGY="first-index"), tmp_path) == []
+    uv_toml = tmp_path / "uv.toml"
+    uv_toml.write_text('[pip]\nconfig-settings = { "--build-option" = "--x" }\n')
+    found = found_settings("uv", _env(tmp_path, UV_CONFIG_FILE=str(uv_toml)), tmp_path)
+    assert [f.setting.key for f in found] == ["config-settings"]

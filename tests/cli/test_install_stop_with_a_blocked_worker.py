@@ -15,12 +15,16 @@ from types import SimpleNamespace
 
 import pytest
 
+from wizard import children
 from wizard.commands import guard
 from wizard.commands import install as install_command
 
 
 def test_a_second_signal_leaves_a_worker_blocked_for_ever(monkeypatch):
     monkeypatch.setattr(guard, "_received", [])
+    # the first signal runs `children.stop_all`, which marks this whole process as stopping: put back afterwards, or
+    # every later test in this worker starts no helper ("not started, the wizard is stopping": CI run 41, 43 failed)
+    monkeypatch.setattr(children, "_stopping", False)
     monkeypatch.setattr(install_command, "STOP_GRACE_SECONDS", 0.0, raising=False)
     monkeypatch.setattr(install_command, "install_options", lambda _args: SimpleNamespace(recipe_id="tiny-a",
                                                                                           slurm=None))

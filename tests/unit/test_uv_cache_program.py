@@ -88,4 +88,4 @@ def test_a_pipx_run_names_pipx_run_not_its_cached_program(tmp_path, monkeypatch)
                         lambda: SelfInstall(manager="", source="/src/gc-wizard", editable=False, python=""))
     assert paths.program_command() == "pipx run --spec /src/gc-wizard gc-wizard"
     (home / "shared" / "pyvenv.cfg").unlink()  # a folder called .cache, not pipx's: its own program, as before
-    assert "pipx" not in paths.program_command()
+    assert not paths.program_command().startswith("pipx")  # its path may hold "pipx" (the test folder does)

@@ -21,8 +21,8 @@ def test_the_outcome_says_which_kernel_and_module_file_moved_from_which_environm
         assert proc.returncode == 0, proc.stderr
     proc = run_cli("install", "tiny-k", "--yes", *tiny.args(), env=jupyter)
     assert proc.returncode == 0, proc.stderr
-    outcome = proc.stdout[proc.stdout.index("it is now the current environment."):]
-    said = " ".join(outcome.split())
+    whole = " ".join(proc.stdout.split())  # the CLI folds its sentences between words, where the paths put the fold
+    said = whole[whole.index("it is now the current environment."):]
     new = tiny.history()[-1]["env"] if "env" in tiny.history()[-1] else None
     assert new and new != old
     assert f"The Jupyter kernel gc-wizard-tiny-k now runs {new} (it ran {old})." in said, said

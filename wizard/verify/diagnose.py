@@ -654,7 +654,8 @@ class Scanner:
             hit.fallback_only = False
         for name, value in match.groupdict().items():
             if value is not None and name not in hit.groups:
-                hit.groups[name] = value.strip()
+                # a value the producer wrapped onto the next line (uv's "(>=3.10,\n      <3.14)") reads as one
+                hit.groups[name] = re.sub(r"[ \t]*\n\s*", " ", value.strip())
         for offset, line in lines.span(match.start(), match.end()):
             if line in hit.line_positions:
                 continue
@@ -1385,8 +1386,15 @@ _EXCEPTION_LINE = re.compile(
     # `cc1plus: fatal error:`) and the linker's refusal (`ld: cannot find -lcudart`, `undefined reference to`): a
     # package built from source while installing fails with these lines and no Python exception
     r"|^[\s`'\"*>]*(?:[^\s:]+:(?:[0-9]+:(?:[0-9]+:)?)? )?(?:fatal error|error): .*$"
+    # MSVC's and its linker's diagnostics, where a package is built from source on Windows: `FILE(LINE[,COL]): [fatal ]error
+    # C1083: …`, `LINK : fatal error LNK1181: …` (cartopy_2178, batch 108: "trace.cpp(767): fatal error C1083: Cannot
+    # open include file: 'geos_c.h'", no Python exception after it)
+    r"|^[\s`'\"*>]*(?:[^\n]*?\([0-9]+(?:,[0-9]+)?\)\s*|LINK\s*|cl\s*):\s*(?:fatal\s+)?error\s+[A-Z]{1,3}[0-9]{4}\s*:.*$"
     r"|^.*\b(?:ld(?:\.\w+)?|collect2): (?:cannot find -l\S+|.*\bundefined reference to ).*$"
-    r"|^\s*(?:[×╰├]\S*\s+)(?:Failed|Because|No solution|error)\b.*$"
+    # uv's error tree (miette's graphical theme: "× No solution found …", "╰─▶ Because …", "├─▶ Failed …"), and the
+    # same tree in miette's ASCII theme, which uv prints where the terminal takes no Unicode ("x No solution found
+    # …", "`-> Because …", "|-> Failed …": samannotator_37, batch 108)
+    r"|^\s*(?:[×╰├]\S*\s+|x\s+|[`|]->\s+)(?:Failed|Because|No solution|error)\b.*$"
     r"|^(?:\[[0-9]+\]\s+[0-9]+\s+killed\s.*|Killed)$"
     # LLVM's report_fatal_error ("LLVM ERROR: 64-bit code requested on a subtarget that doesn't support it!", then
     # abort: XLA's CPU compiler on a CPU it cannot target, neuralgcm_188, batch 93, looked clean) and the shell's note

@@ -4802,3 +4802,120 @@ def test_batch_104_setuptools_pkg_resources_warning_on_a_working_run_stays_clean
             "from using this package or pin to Setuptools<81.\n  import pkg_resources\nAll done.\n")
     assert [f.id for f in diagnose_text(text)] == []
     assert unrecognised(text) is None
+
+
+# batch 108 (half A, samannotator_37): uv's derivation for a package the user asks for directly that is not where uv
+# looked. Upstream: uv-resolver's UnavailablePackage messages ("X was not found in the package registry", "… in the
+# provided package locations" under --no-index/--find-links, "… in the cache" offline) followed by the root's
+# requirement ("you require", "your project depends on", "your workspace requires"), in miette's graphical or ASCII
+# tree, wrapped anywhere: no conflict between pins, so not resolver_conflict, and never a clean log.
+UV_TREES = [("  × No solution found when resolving dependencies:\n  ╰─▶ ", "\n      "),
+            ("  x No solution found when resolving dependencies:\n  `-> ", "\n      ")]
+UV_NOT_FOUND = [
+    "Because install was not found in the package registry and you require install==1.3.5, we can conclude that your"
+    " requirements are unsatisfiable.",
+    "Because flask was not found in the provided package locations and you require flask, we can conclude that the"
+    " requirements are unsatisfiable.",
+    "Because wfp-oidc-client>=5.0 was not found in the package registry and you require wfp-oidc-client>=5.0, we can"
+    " conclude that the requirements are unsatisfiable.",
+    "Because anyio was not found in the package registry and your project depends on anyio, we can conclude that your"
+    " project's requirements are unsatisfiable.",
+    "Because torch-scatter was not found in the cache and your workspace requires torch-scatter>=2.1, we can conclude"
+    " that your workspace's requirements are unsatisfiable.",
+]
+UV_NOT_FOUND_HINTS = ["", "\n\n      hint: An index URL (https://pkgs.example.org/simple) could not be queried due to a lack"
+                          " of valid authentication credentials (401 Unauthorized).",
+                      "\n\n      hint: Packages were unavailable because index lookups were disabled and no additional"
+                      " package locations were provided (try: `--find-links <uri>`)"]
+
+
+def _wrap_at(text: str, width: int, indent: str) -> str:
+    return indent.join(textwrap.wrap(text, width))
+
+
+@pytest.mark.parametrize("tree", UV_TREES)
+@pytest.mark.parametrize("because", UV_NOT_FOUND)
+@pytest.mark.parametrize("width", [1000, 110, 60])
+@pytest.mark.parametrize("hint", UV_NOT_FOUND_HINTS)
+def test_batch_108_a_direct_requirement_uv_cannot_find_is_no_conflict(tree, because, width, hint):
+    head, indent = tree
+    text = "$ uv pip install -r requirements.txt\n" + head + _wrap_at(because, width, indent) + hint + "\n"
+    assert "resolver_conflict" not in [f.id for f in diagnose_text(text)]
+    assert unrecognised(text) is not None
+
+
+@pytest.mark.parametrize("tree", UV_TREES)
+def test_batch_108_a_missing_package_below_another_stays_a_resolver_failure(tree):
+    head, indent = tree
+    text = (head + "Because makani was not found in the package registry and earth2studio[fcn3]>=0.17.0 depends on"
+            + indent + "makani, we can conclude that earth2studio[fcn3]>=0.17.0 cannot be used.\n      And because your"
+            " project depends on earth2studio[fcn3]==0.17.0, we can conclude that your project's requirements\n"
+            "      are unsatisfiable.\n")
+    assert [f.id for f in diagnose_text(text)][:1] == ["resolver_conflict"]
+
+
+# batch 108 (half A, uv_14556): the resolver works for every Python the project's requires-python admits and a
+# requirement needs a newer one. Upstream: uv-resolver's report.rs for the target Python ("the requested Python version
+# ({target}) does not satisfy Python{range}", a bare version in older uv, a range in newer, wrapped anywhere) and
+# poetry's solver ("The current project's supported Python range (R) is not compatible with some of the required
+# packages Python requirement:", earlier "… Python requirement (R) …", then "- X requires Python Y, so it …").
+UV_REQUESTED_PYTHON = [
+    ("No solution found when resolving dependencies for split (python_full_version == '3.9.*'):", ">=3.9", ">=3.10",
+     "your project depends on mcp[cli]"),
+    ("No solution found when resolving dependencies:", "3.8", ">=3.9", "you require numpy==1.26.4"),
+    ("No solution found when resolving dependencies for split (python_full_version >= '3.8' and python_full_version"
+     " < '3.10'):", ">=3.8", ">=3.10,<3.14", "your workspace requires graphcast==0.2"),
+    ("No solution found when resolving dependencies:", ">=3.10, <3.14", ">=3.11", "your project depends on jax==0.7.0"),
+]
+
+
+@pytest.mark.parametrize("headline, target, needed, root", UV_REQUESTED_PYTHON)
+@pytest.mark.parametrize("tree", UV_TREES)
+@pytest.mark.parametrize("width", [1000, 100, 50])
+def test_batch_108_a_project_range_below_a_requirements_python_is_python_version_unsupported(
+        headline, target, needed, root, tree, width):
+    head, indent = tree
+    because = (f"Because the requested Python version ({target}) does not satisfy Python{needed} and {root}, we can"
+               " conclude that your project's requirements are unsatisfiable.")
+    text = (head.replace("No solution found when resolving dependencies:", headline) + _wrap_at(because, width, indent)
+            + "\n\n      hint: While the active Python version is 3.12, the resolution failed for other Python versions"
+            " supported by your project. Consider limiting your project's supported Python versions using"
+            " `requires-python`.\n")
+    findings = diagnose_text(text)
+    assert [f.id for f in findings][:1] == ["python_version_unsupported"]
+    assert f"supports Python {target}" in findings[0].explanation
+    assert f"`requires-python` ({target})" in findings[0].fix
+
+
+@pytest.mark.parametrize("wording", ["supported Python range", "Python requirement"])
+@pytest.mark.parametrize("project, package", [(">=3.10,<4.0", "  - ansible requires Python >=3.11, so it will not be"
+                                               " satisfied for Python >=3.10,<3.11"),
+                                              (">=3.8,<4.0", "  - numpy requires Python <3.13,>=3.9, so it will not be"
+                                               " satisfied for Python >=3.8,<3.9 || >=3.13,<4.0")])
+def test_batch_108_poetrys_project_python_range_is_python_version_unsupported(wording, project, package):
+    text = (f"Updating dependencies\nResolving dependencies...\n\nThe current project's {wording} ({project}) is not"
+            " compatible with some of the required packages Python requirement:\n" + package + "\n\nBecause no"
+            " versions of ansible match >8.0.0\n")
+    findings = diagnose_text(text)
+    assert [f.id for f in findings][:1] == ["python_version_unsupported"]
+    assert f"supports Python {project}" in findings[0].explanation
+
+
+# batch 108 (half A, cartopy_2178, found when its own entry was left out): MSVC's and its linker's diagnostics, where
+# pip builds a package from source on Windows, are failing lines even with no Python exception after them.
+MSVC_LINES = [
+    "lib/cartopy/trace.cpp(767): fatal error C1083: Cannot open include file: 'hdf5.h': No such file or directory",
+    r"C:\Users\USER\AppData\Local\Temp\pip-install-x\pkg\src\mod.c(12,5): error C2065: 'ssize_t': undeclared"
+    " identifier",
+    "LINK : fatal error LNK1181: cannot open input file 'netcdf.lib'",
+    r"  C:\Program Files (x86)\Windows Kits\10\include\10.0.22621.0\ucrt\corecrt.h(10): fatal error C1083: Cannot open"
+    " include file: 'vcruntime.h': No such file or directory",
+]
+
+
+@pytest.mark.parametrize("line", MSVC_LINES)
+def test_batch_108_msvcs_build_errors_never_look_clean(line):
+    text = ("Building wheels for collected packages: pkg\n  Building wheel for pkg (pyproject.toml) ... \n"
+            "  building 'pkg._ext' extension\n" + line + "\n")
+    assert unrecognised(text) is not None or diagnose_text(text)
+    assert unrecognised(line + "\n") is not None

@@ -18,7 +18,15 @@ from wizard import venv_config
 from wizard.children import program_risk, run_capture
 from wizard.errors import OperationFailed, UserError
 from wizard.patterns import LazyPattern
-from wizard.security import ACL_ACCESS, expand_home, known_home, make_folders, shell_word, strip_acls
+from wizard.security import (
+    ACL_ACCESS,
+    expand_home,
+    known_home,
+    make_folders,
+    shell_word,
+    strip_acls,
+    write_beside,
+)
 
 
 def state_dir() -> Path:
@@ -630,23 +638,12 @@ def state_subfolder(*names: str) -> Path | None:
 
 
 def write_state_cache(path: Path, text: str) -> None:
-    """Write a cache file of the state (`path` in a folder `state_subfolder` gave): a new file beside it, made with
-    O_CREAT|O_EXCL|O_NOFOLLOW (mode 0600), then renamed over whatever holds the name — a link or a FIFO there is
-    replaced, never opened. Why: the table and size caches opened `.NAME.PID` with O_TRUNC, following a link planted
+    """Write a cache file of the state (`path` in a folder `state_subfolder` gave) through the one whole-file writer
+    (`security.write_beside`): a new file beside it, made with O_CREAT|O_EXCL|O_NOFOLLOW (mode 0600), then renamed
+    over whatever holds the name — a link or a FIFO there is replaced, never opened. Not synced: a cache lost in a
+    crash is only rebuilt. Why: the table and size caches opened `.NAME.PID` with O_TRUNC, following a link planted
     at that guessable name (35th hostile pass (part B) P3). OSError passes through (a cache is only a help)."""
-    make_folders(path.parent)
-    partial = path.with_name(f".{path.name}.{os.getpid()}.{time.monotonic_ns():x}")
-    fd = os.open(partial, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | getattr(os, "O_CLOEXEC", 0), 0o600)
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as handle:
-            handle.write(text)
-        os.replace(partial, path)
-    except BaseException:
-        try:
-            os.unlink(partial)
-        except OSError:
-            pass
-        raise
+    write_beside(path, text, durable=False)
 
 
 def _refuse_folder(folder: Path) -> None:

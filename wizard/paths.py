@@ -616,7 +616,8 @@ def state_subfolder(*names: str) -> Path | None:
     """`<state>/NAME/…` for a writer that does not open the whole state (`ensure_state_dir`): the table cache
     `detect` keeps, the plan's download sizes. None — nothing is read there or written — where the state path is
     no state (`is_state_folder`), or a folder on the way is a link the state's link rule refuses
-    (`_guard_link_target`) or a folder `_refuse_folder` refuses (another user's, or one every user can write).
+    (`_guard_link_target`) or a folder `_refuse_folder` refuses (another user's, or one every user can write); that
+    refusal is said once at the end of the run (`note_at_end`), naming the path and why.
 
     Why one rule for every writer: 35th hostile pass (part B) P3 — with the state's `cache` a link into another
     user's folder, `history` and `install` refused it while `detect` and `plan` wrote the table cache through it
@@ -632,7 +633,11 @@ def state_subfolder(*names: str) -> Path | None:
                 _guard_link_target(folder)
             else:
                 _refuse_folder(folder)
-        except ForeignFolder:
+        except ForeignFolder as exc:
+            # Said once at the end of the run (`end_notes`), by the path and why: a skipped cache made every `detect`
+            # parse its tables again, and the user never learnt of the link (or folder) that cost them that.
+            note_at_end(f"{folder} was not used as gc-wizard's cache (nothing was read or written there): {exc}",
+                        folder)
             return None
     return folder
 

@@ -82,8 +82,7 @@ def run_capture(argv: list[str], *, timeout: float, raw: bool = False, stoppable
     # reaches the child before exec runs the handler there (`stop_all`), which would wait for it forever.
     if stoppable:
         kwargs.setdefault("start_new_session", True)  # its own group: whatever it starts is stopped with it
-    kwargs["env"] = without_git_settings(guard_child_loader(dict(os.environ if kwargs.get("env") is None
-                                                                 else kwargs["env"])))
+    kwargs["env"] = child_environ(kwargs.get("env"))  # the one rule of every child's environment
     try:
         proc = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, preexec_fn=die_with_parent(),
                                 **kwargs)
@@ -660,13 +659,26 @@ def loader_left_out(env: dict[str, str], what: str) -> list[str]:
     return notes
 
 
-def guard_child_loader(env: dict[str, str], notes: list[str] | None = None) -> dict[str, str]:
+def child_environ(env: dict[str, str] | None = None, notes: list[str] | None = None, *,
+                  what: str = "gc-wizard's installer steps and helper programs") -> dict[str, str]:
+    """A copy of `env` (default: this process's environment) for any child the wizard starts, by the one rule every
+    child takes: what the loader would load from a place another user could swap left out (`guard_child_loader`,
+    each said once at the end of the run and appended to `notes`; `what` names whose loading), and git's
+    command-line settings left out (`without_git_settings`).
+
+    Why one rule: `run_capture` and the installer steps took both, while detect's probes (`detect.deadline`), the
+    srun that runs `detect` on a node (`detect.slurm`), its scancel (`detect.srun_job`) and verify's probe
+    (`verify.check`) started their children with their own copies of the environment, GIT_CONFIG_PARAMETERS and all."""
+    return without_git_settings(guard_child_loader(dict(os.environ if env is None else env), notes, what=what))
+
+
+def guard_child_loader(env: dict[str, str], notes: list[str] | None = None, *,
+                       what: str = "gc-wizard's installer steps and helper programs") -> dict[str, str]:
     """`env` for a child the wizard starts (an installer step, uv's compile/freeze/download, a probe) with what the
     loader would load from a place another user could swap left out (`loader_left_out`), and each of
     `LIBRARY_FILE_VARIABLES` that names such a place (`library_files_left_out`: an environment built from another
     base than this process's, already guarded at start-up); each is said once at the end of the run and appended to
-    `notes` (a step's log). `env` is changed and returned."""
-    what = "gc-wizard's installer steps and helper programs"
+    `notes` (a step's log). `env` is changed and returned. Every child takes it through `child_environ`."""
     for note in loader_left_out(env, what) + library_files_left_out(env, what):
         _said(note)
         if notes is not None:

@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import NamedTuple
 
 from wizard import bounded
+from wizard.errors import UserError
 from wizard.installer_keyring import keyring_problem
 from wizard.installer_settings import (
     GIANT_BYTES,
@@ -339,7 +340,6 @@ def certificate_problem(environ: Mapping[str, str], who: str, harm: str, untouch
 
     Why: 35th hostile pass (part B) P4 — plan, install and lock refused another user's SSL_CERT_FILE, while
     `forecast` fetched the checkpoint, the datasets and their SHA256SUMS (from the same host) trusting it silently."""
-    from wizard.errors import UserError  # deferred: only a download asks
     from wizard.source_trust import refuse_swappable_destination, refuse_swappable_source
 
     for entry in _CERTIFICATE_VARIABLES:
@@ -358,6 +358,27 @@ def certificate_problem(environ: Mapping[str, str], who: str, harm: str, untouch
                 except UserError as exc:
                     return str(exc)
     return None
+
+
+def tls_context(who: str, harm: str, untouched: str, environ: Mapping[str, str] | None = None):
+    """The TLS context of every connection gc-wizard opens itself (the plan's size queries, the forecast's downloads,
+    the reach checks' HEAD requests, the look at a remote wheelhouse page), made only once the CA variables OpenSSL
+    reads on its own have passed the installers' rule (`certificate_problem`; `who`, `harm` and `untouched` word its
+    sentence); else `CertificatesRefused` with that sentence, and no connection is opened.
+
+    Why one opener: 35th hostile pass (part B) P4 put the rule before plan's, lock's and forecast's connections, while
+    the reach checks (`recipes.alternatives.reachable`) and the wheelhouse look (`install.remote_wheelhouse`, which
+    even named SSL_CERT_FILE as its CA file) built their own contexts and trusted another user's CA file silently."""
+    problem = certificate_problem(os.environ if environ is None else environ, who, harm, untouched)
+    if problem:
+        raise CertificatesRefused(problem)
+    import ssl  # deferred: only a connection asks
+
+    return ssl.create_default_context()
+
+
+class CertificatesRefused(UserError):
+    """A CA variable names a place another user could swap (`tls_context`): nothing was sent."""
 
 
 _THEIR_PYTHON = "install (and run) their Python"

@@ -18,7 +18,15 @@ from wizard import venv_config
 from wizard.children import program_risk, run_capture
 from wizard.errors import OperationFailed, UserError
 from wizard.patterns import LazyPattern
-from wizard.security import ACL_ACCESS, expand_home, known_home, make_folders, shell_word, strip_acls
+from wizard.security import (
+    ACL_ACCESS,
+    expand_home,
+    known_home,
+    make_folders,
+    shell_word,
+    strip_acls,
+    write_beside,
+)
 
 
 def state_dir() -> Path:
@@ -608,7 +616,8 @@ def state_subfolder(*names: str) -> Path | None:
     """`<state>/NAME/…` for a writer that does not open the whole state (`ensure_state_dir`): the table cache
     `detect` keeps, the plan's download sizes. None — nothing is read there or written — where the state path is
     no state (`is_state_folder`), or a folder on the way is a link the state's link rule refuses
-    (`_guard_link_target`) or a folder `_refuse_folder` refuses (another user's, or one every user can write).
+    (`_guard_link_target`) or a folder `_refuse_folder` refuses (another user's, or one every user can write); that
+    refusal is said once at the end of the run (`note_at_end`), naming the path and why.
 
     Why one rule for every writer: 35th hostile pass (part B) P3 — with the state's `cache` a link into another
     user's folder, `history` and `install` refused it while `detect` and `plan` wrote the table cache through it
@@ -624,29 +633,22 @@ def state_subfolder(*names: str) -> Path | None:
                 _guard_link_target(folder)
             else:
                 _refuse_folder(folder)
-        except ForeignFolder:
+        except ForeignFolder as exc:
+            # Said once at the end of the run (`end_notes`), by the path and why: a skipped cache made every `detect`
+            # parse its tables again, and the user never learnt of the link (or folder) that cost them that.
+            note_at_end(f"{folder} was not used as gc-wizard's cache (nothing was read or written there): {exc}",
+                        folder)
             return None
     return folder
 
 
 def write_state_cache(path: Path, text: str) -> None:
-    """Write a cache file of the state (`path` in a folder `state_subfolder` gave): a new file beside it, made with
-    O_CREAT|O_EXCL|O_NOFOLLOW (mode 0600), then renamed over whatever holds the name — a link or a FIFO there is
-    replaced, never opened. Why: the table and size caches opened `.NAME.PID` with O_TRUNC, following a link planted
+    """Write a cache file of the state (`path` in a folder `state_subfolder` gave) through the one whole-file writer
+    (`security.write_beside`): a new file beside it, made with O_CREAT|O_EXCL|O_NOFOLLOW (mode 0600), then renamed
+    over whatever holds the name — a link or a FIFO there is replaced, never opened. Not synced: a cache lost in a
+    crash is only rebuilt. Why: the table and size caches opened `.NAME.PID` with O_TRUNC, following a link planted
     at that guessable name (35th hostile pass (part B) P3). OSError passes through (a cache is only a help)."""
-    make_folders(path.parent)
-    partial = path.with_name(f".{path.name}.{os.getpid()}.{time.monotonic_ns():x}")
-    fd = os.open(partial, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | getattr(os, "O_CLOEXEC", 0), 0o600)
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as handle:
-            handle.write(text)
-        os.replace(partial, path)
-    except BaseException:
-        try:
-            os.unlink(partial)
-        except OSError:
-            pass
-        raise
+    write_beside(path, text, durable=False)
 
 
 def _refuse_folder(folder: Path) -> None:

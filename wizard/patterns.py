@@ -53,6 +53,21 @@ def whole_number(text: str) -> int | None:
     return int(text) if ascii_digits(text) else None
 
 
+def plain_whole_number(text: str, *, signed: bool = False) -> int | None:
+    """`text` as an int when it is written as a person writes a whole number: the digits 0-9 only (`whole_number`),
+    no leading zero but in `0` itself, and a leading `-` where `signed`; None for anything else. The one rule of a
+    whole number read from a YAML file a person wrote (a recipe's `integer`, an answers file's `load_user_data`).
+
+    Why: YAML 1.1 reads `0x1F`, `017` (octal 15), `0b11`, `1_000`, `+5` and `1:30` (sexagesimal, 90) as ints, so a
+    value its author never wrote was taken as a number: recipes refused them, while an answers file's `version: 0x1`
+    was read as version 1 (fixers' leftover: YAML 1.1 integers). Raises ValueError past Python's 4300 digits."""
+    digits = text[1:] if signed and text.startswith("-") else text
+    value = whole_number(digits)
+    if value is None or (len(digits) > 1 and digits.startswith("0")):
+        return None
+    return -value if digits is not text else value
+
+
 def decimal_number(text: str) -> float | None:
     """`text` as a float when it is written in 0-9 only: digits with at most one `.` (`30`, `1.5`, `.5`) and an
     optional exponent (`1e3`, `2E-1`); None for anything else. The one reader of a decimal number from a variable, a

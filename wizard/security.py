@@ -522,28 +522,44 @@ def open_private_append(path: str | os.PathLike[str]) -> int:
 
 def write_private_file(path: str | os.PathLike[str], text: str, *, encoding: str = "utf-8",
                        mode: int = PRIVATE_MODE) -> Path:
-    """Write `text` to `path`, readable and writable by its owner only (mode 0600), atomically.
+    """Write `text` to `path`, readable and writable by its owner only (mode 0600), atomically and durably
+    (`write_beside` with the folder synced); a device, a FIFO or one of this process's own descriptors at `path`
+    (`--out /dev/stdout`) is written into as a shell's `>` would. `mode` is for the few files others must read (a
+    module file: 0644, still without group/other write). Raises OSError."""
+    return write_beside(expand_home(path), text, encoding=encoding, mode=mode, durable=True, into_devices=True)
 
-    `mode` is for the few files others must read (a module file: 0644, still without group/other write);
-    it is set on the temporary file before any byte is written, whatever the umask.
 
-    The content goes to a new file beside the target, created with `O_EXCL` and mode 0600 (no window
-    in which another user could open it), then replaces the target; the folder is synced after the
-    rename so that a crash right after cannot bring the old file back. On any failure — a full disk,
-    a signal mid-write — the target stays as it was and no temporary file is left. Raises OSError.
-    """
-    target = Path(expand_home(path))
-    own = OWN_DESCRIPTOR.match(str(target))
-    if own:
-        _write_into_descriptor(int(own.group(1)), text, encoding)
-        return target
-    if _is_device_or_pipe(target) and _write_into_device(target, text, encoding):
-        return target
+def write_beside(path: str | os.PathLike[str], text: str, *, encoding: str = "utf-8", mode: int = PRIVATE_MODE,
+                 durable: bool = True, into_devices: bool = False) -> Path:
+    """Replace the file at `path` with `text`: the one core of every whole-file write the wizard makes (its private
+    files through `write_private_file`, the state's caches through `paths.write_state_cache`).
+
+    The content goes to a new file beside the target, created with `O_EXCL|O_NOFOLLOW` and mode 0600 (no window in
+    which another user could open it, and never through a link planted at the temporary name), then replaces the
+    target by a rename — a link or a FIFO at `path` is replaced, never opened. `mode` is set on the temporary file
+    before any byte is written, whatever the umask (never group/other write). On any failure — a full disk, a signal
+    mid-write — the target stays as it was and no temporary file is left. Raises OSError.
+
+    Options: `durable` syncs the file and, after the rename, its folder, so a crash right after cannot bring the old
+    file back (a cache, rebuilt when lost, skips both); `into_devices` writes into a device, a FIFO or one of this
+    process's own descriptors at `path` instead of replacing it (`--out /dev/stdout`, /dev/full).
+
+    Why one core: `paths.write_state_cache` had its own copy of the temporary-file dance (35th hostile pass (part B)
+    P3), so a fix to one (the target's name in a write error, a temporary name already taken) missed the other."""
+    target = Path(path)
+    if into_devices:
+        own = OWN_DESCRIPTOR.match(str(target))
+        if own:
+            _write_into_descriptor(int(own.group(1)), text, encoding)
+            return target
+        if _is_device_or_pipe(target) and _write_into_device(target, text, encoding):
+            return target
     make_folders(target.parent)
+    flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | getattr(os, "O_CLOEXEC", 0)
     for attempt in range(100):
         tmp = target.with_name(f".{target.name}.{os.getpid()}.{attempt}.tmp")
         try:
-            fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, PRIVATE_MODE)
+            fd = os.open(tmp, flags, PRIVATE_MODE)
             break
         except FileExistsError:
             continue
@@ -556,7 +572,8 @@ def write_private_file(path: str | os.PathLike[str], text: str, *, encoding: str
                 os.fchmod(handle.fileno(), mode & 0o755)  # exactly this, whatever the umask; never group/other write
                 handle.write(text)
                 handle.flush()
-                os.fsync(handle.fileno())
+                if durable:
+                    os.fsync(handle.fileno())
         except OSError as exc:
             if exc.filename is not None:
                 raise
@@ -573,7 +590,8 @@ def write_private_file(path: str | os.PathLike[str], text: str, *, encoding: str
         except OSError:
             pass
         raise
-    _sync_folder(target.parent)
+    if durable:
+        _sync_folder(target.parent)
     return target
 
 

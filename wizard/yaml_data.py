@@ -14,7 +14,7 @@ import re
 from pathlib import Path
 
 from wizard import bounded, paths
-from wizard.patterns import LazyPattern
+from wizard.patterns import LazyPattern, plain_whole_number
 from wizard.security import show_characters
 
 
@@ -84,9 +84,42 @@ def load_user_data(text: str):
     check_characters(text)
     try:
         bounded.check_yaml(text)
+        root = yaml.compose(text, Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
     except yaml.YAMLError as exc:
         raise _wizard_error(exc) from None
+    _refuse_unwritten_numbers(root, "")
     return load_data(text)
+
+
+class NumberNotWritten(YAMLError):
+    """A whole number not written in the digits 0-9 (`patterns.plain_whole_number`), which YAML 1.1 reads as one."""
+
+
+def _refuse_unwritten_numbers(node, key: str) -> None:
+    """`NumberNotWritten` for the first int of `node`'s tree (a file a person gave) that is not written as a person
+    writes a whole number: `version: 0x1` is 1 to YAML 1.1, `017` is 15 and `1:30` is 90. The rule a recipe's
+    numbers take (`recipes.loader`'s `integer`), by the one helper (`patterns.plain_whole_number`); `key` names where
+    it is (`options.jobs`, `find_links[0]`)."""
+    import yaml  # loaded by the caller already
+
+    if isinstance(node, yaml.MappingNode):
+        for name, value in node.value:
+            label = str(name.value) if isinstance(name, yaml.ScalarNode) else "?"
+            _refuse_unwritten_numbers(value, f"{key}.{label}" if key else label)
+    elif isinstance(node, yaml.SequenceNode):
+        for i, item in enumerate(node.value):
+            _refuse_unwritten_numbers(item, f"{key}[{i}]")
+    elif isinstance(node, yaml.ScalarNode) and node.tag == "tag:yaml.org,2002:int":
+        try:
+            if plain_whole_number(node.value, signed=True) is not None:
+                return
+            read = yaml.SafeLoader("").construct_yaml_int(node)
+        except (ValueError, yaml.YAMLError):  # past 4300 digits: `load_data` says so
+            return
+        line = node.start_mark.line + 1
+        problem = (f"'{key or 'the value'}' is {node.value}, which is not a whole number written in the digits 0-9 "
+                   f"only, such as 12 (YAML reads it as the number {read})")
+        raise NumberNotWritten(f"line {line}: {problem}", line=line, problem=problem)
 
 
 def compose_user_nodes(text: str):

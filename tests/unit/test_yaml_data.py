@@ -116,14 +116,18 @@ def test_a_fifo_or_a_deep_file_as_the_table_cache_costs_only_the_parse(tmp_path,
         assert cache.is_file() and not cache.is_symlink()
 
 
-def test_a_state_cache_linked_where_another_user_could_swap_it_is_neither_read_nor_written(tmp_path, home):
+def test_a_state_cache_linked_where_another_user_could_swap_it_is_neither_read_nor_written(tmp_path, home,
+                                                                                           monkeypatch):
     """35th hostile pass (part B) P3: the state's `cache` a link into a folder another user controls — `history`
     and `install` refused it, but `detect` and `plan` read forged tables from it and wrote the table cache through
     a link planted at the partial file's name (root's O_TRUNC open overwrote a root file). Every writer of the
     state takes its sub-folders through the one rule (`paths.state_subfolder`); the write itself never follows a
     link at its temporary name."""
+    from wizard import paths
     from wizard.install.cost import _SizeCache
 
+    monkeypatch.setattr(paths, "ENV_WARNINGS", [])  # the notes said at the end of the run: this test's own
+    monkeypatch.setattr(paths, "TIGHTENED", [])
     table = tmp_path / "t.yaml"
     table.write_text("- 1\n")
     info = table.stat()
@@ -147,6 +151,10 @@ def test_a_state_cache_linked_where_another_user_could_swap_it_is_neither_read_n
     assert victim.read_text() == "ROOTFILE\n"
     assert sorted(p.name for p in (shared / "tables").iterdir()) == [f".{name}.{os.getpid()}", name]
     assert not (shared / "download-sizes.json").exists()
+    # Said, once for both writers, by the link and why (never skipped without a word)
+    (said,) = paths.end_notes()
+    assert said.startswith(f"{home / 'cache'} was not used as gc-wizard's cache (nothing was read or written there)")
+    assert f"{shared}, where a link in the state folder leads, is writable by every user" in said
 
 
 def test_the_table_cache_write_never_follows_a_link_at_a_temporary_name(tmp_path, home):

@@ -32,7 +32,7 @@ from wizard.paths import not_utf8, uncreatable_env_path, unusable_env_path
 from wizard.recipes.loader import is_recipe_id
 from wizard.security import expand_home, holds_mask, known_home, redact_value
 from wizard.source_trust import refuse_swappable_source
-from wizard.yaml_data import YAMLError, dump_data, load_user_data
+from wizard.yaml_data import NumberNotWritten, YAMLError, dump_data, load_user_data
 
 SCHEMA = "gc-wizard-answers"
 VERSION = 2
@@ -210,6 +210,8 @@ def _parse(text: str, where: str) -> Any:
         return load_user_data(text)
     except bounded.ParseLimitError as exc:
         raise UserError(f"{where}: {exc}.") from None
+    except NumberNotWritten as exc:  # YAML, read as a number its author never wrote (`version: 0x1`)
+        raise UserError(f"{where} line {exc.line}: {exc.problem}.") from None
     except YAMLError as exc:
         line = f" line {exc.line}" if exc.line is not None else ""
         problem = exc.problem or "unreadable"

@@ -36,7 +36,7 @@ from pathlib import Path
 
 from wizard import bounded, paths
 from wizard.errors import UserError, WizardError
-from wizard.installer_files import certificate_problem
+from wizard.installer_files import CertificatesRefused, tls_context
 from wizard.patterns import ascii_digits
 from wizard.security import (
     expand_home,
@@ -355,14 +355,16 @@ def _get_text(url: str, *, missing_ok: bool) -> str | None:
 def _open(url: str, headers: dict[str, str] | None = None, *, allow: tuple[int, ...] = ()):
     """The response for `url`; None for an HTTP status in `allow`; any other failure is one AssetError naming
     the address (its password left out) or the host that cannot be reached. A CA variable another user could swap
-    is refused first, by the installers' rule (`installer_files.certificate_problem`: 35th hostile pass (part B) P4),
+    is refused first, by the installers' rule (`installer_files.tls_context`: 35th hostile pass (part B) P4),
     for an http:// address too: its server may send it on to an https:// one."""
-    distrusted = certificate_problem(os.environ, "the forecast's downloads", "trust a server of their choosing "
-                                     "and use the checkpoint and datasets it serves", "nothing was downloaded")
-    if distrusted:
-        raise AssetError(distrusted)
     try:
-        return urllib.request.urlopen(_request(url, headers), timeout=TIMEOUT)  # noqa: S310 (http(s) only)
+        context = tls_context("the forecast's downloads", "trust a server of their choosing and use the checkpoint "
+                              "and datasets it serves", "nothing was downloaded")
+    except CertificatesRefused as exc:
+        raise AssetError(str(exc)) from None
+    try:
+        # S310: http(s) only
+        return urllib.request.urlopen(_request(url, headers), timeout=TIMEOUT, context=context)  # noqa: S310
     except urllib.error.HTTPError as exc:
         if exc.code in allow:
             return None

@@ -14,9 +14,9 @@ import time
 
 from wizard.children import (
     Collector,
+    child_environ,
     communicate_bounded,
     die_with_parent,
-    guard_library_path,
     python_child_env,
     stopping,
     track,
@@ -62,7 +62,9 @@ def probe_env(base: dict[str, str] | None = None) -> dict[str, str]:
     for name in HIDDEN_VARS:
         env.pop(name, None)
     env["LC_ALL"] = "C"
-    return guard_library_path(env)
+    # then the rule of every child (`children.child_environ`): the loader's and library files' variables another user
+    # could swap, and git's command-line settings, left out (each said once at the end of the run)
+    return child_environ(env, what="gc-wizard's GPU probes")
 
 
 class Running:

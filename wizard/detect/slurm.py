@@ -15,7 +15,6 @@ called `srun` adds the argv it used, so a report shows where every fact came fro
 
 from __future__ import annotations
 
-import os
 import re
 import shlex
 import subprocess
@@ -28,7 +27,7 @@ from pathlib import Path
 from typing import Any
 
 from wizard import bounded
-from wizard.children import Collector, die_with_parent, which
+from wizard.children import Collector, child_environ, die_with_parent, which
 from wizard.detect import slurm_cluster
 from wizard.detect.facts import DRIVER_IN_TROUBLE, DetectWarning, Facts
 from wizard.detect.slurm_cluster import partitions
@@ -179,7 +178,7 @@ def detect_on_node(target: SlurmTarget, *, timeout: float = DETECT_TIMEOUT,
     from wizard import paths  # a zipapp runs as `python gcw.pyz`, not `python -m wizard`
 
     argv = [*srun, *paths.program_argv(), "detect", "--json"]
-    env = dict(os.environ)
+    env = child_environ()  # the rule of every child: no git settings, no loader file another user could swap
     env.pop("PYTHONHOME", None)
     log = _srun_log(argv)
     job = SrunJob(on_state, wait=target.wait)

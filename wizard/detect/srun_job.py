@@ -21,7 +21,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from wizard.children import run_capture, which
+from wizard.children import child_environ, run_capture, which
 from wizard.detect.slurm_env import DEFAULT_WAIT  # how long a job may wait in the queue (`--slurm-wait`)
 
 #: How often a queued job's reason is read again with squeue, in seconds.
@@ -174,7 +174,7 @@ class SrunJob:
             try:
                 # its words are not needed (nothing kept), and it runs while the wizard stops: not through `run_capture`
                 subprocess.run([scancel, job_id], stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
-                               stderr=subprocess.DEVNULL, timeout=10)
+                               stderr=subprocess.DEVNULL, timeout=10, env=child_environ())  # the rule of every child
             except (OSError, subprocess.TimeoutExpired):
                 pass
         self._set(JobState("cancelled", job_id, state.reason, state.node if state.phase == "running" else None,

@@ -37,7 +37,7 @@ from packaging.utils import InvalidWheelFilename, canonicalize_name, parse_wheel
 from wizard import bounded, paths
 from wizard.install.package_files import wheels_in
 from wizard.install.pinned import same_version
-from wizard.installer_files import as_read, certificate_problem
+from wizard.installer_files import CertificatesRefused, as_read, tls_context
 from wizard.security import redact_secrets
 from wizard.web_login import split_login
 
@@ -389,19 +389,20 @@ def _ask_index(index: str, asked: list[tuple[str, str]], py_tag: str, machine: s
     seconds (None: until done). Returns what answered in time and the first network failure (which stops
     the rest). Threads still asking when the budget ends are left to finish on their own; their answers
     are dropped. A CA variable another user could swap is not trusted here either: nothing is asked, and the
-    installers' refusal (`installer_files.certificate_problem`) is the failure (35th hostile pass (part B) P4)."""
+    installers' refusal (`installer_files.tls_context`) is the failure (35th hostile pass (part B) P4)."""
+    context = None
     if asked and index.startswith("https://"):
-        distrusted = certificate_problem(os.environ, "gc-wizard's size queries", "trust a server of their choosing "
-                                         "and show the sizes it gives", "nothing was asked")
-        if distrusted:
-            return {}, [distrusted], False
+        try:
+            context = tls_context("gc-wizard's size queries", "trust a server of their choosing and show the sizes "
+                                  "it gives", "nothing was asked")
+        except CertificatesRefused as exc:
+            return {}, [str(exc)], False
     found: dict[str, int | None] = {}
     failed: list[str] = []
     down: list[bool] = []
     todo: queue.Queue[tuple[str, str]] = queue.Queue()
     for item in asked:
         todo.put(item)
-    context = ssl.create_default_context() if index.startswith("https://") else None
     over = threading.Event()  # the budget ended: take nothing more (what is in flight finishes on its own)
 
     def worker() -> None:

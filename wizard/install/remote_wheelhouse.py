@@ -13,8 +13,6 @@ own words (and the install stops there as before). A redirect loop is learnt for
 from __future__ import annotations
 
 import http.client
-import os
-import ssl
 import threading
 import time
 import urllib.error
@@ -24,6 +22,7 @@ import zlib
 from collections.abc import Callable
 
 from wizard.errors import UserError
+from wizard.installer_files import CertificatesRefused, tls_context
 from wizard.security import redact_secrets
 from wizard.web_login import split_login
 
@@ -57,8 +56,8 @@ class _Look:
     in one call that no deadline or Ctrl-C reaches (tenth hostile pass W9-W11). The caller waits on `finished` with
     its own deadline and cancel, and leaves the thread (a daemon, stopped at its next read) when either comes."""
 
-    def __init__(self, url: str, limit: int) -> None:
-        self.url, self.limit = url, limit
+    def __init__(self, url: str, limit: int, context) -> None:
+        self.url, self.limit, self.context = url, limit, context
         self.read = 0
         self.too_big = False
         self.redirect_loop: str | None = None
@@ -67,8 +66,7 @@ class _Look:
 
     def run(self) -> None:
         try:
-            context = ssl.create_default_context(cafile=os.environ.get("SSL_CERT_FILE") or None)
-            opener = urllib.request.build_opener(urllib.request.HTTPSHandler(context=context))
+            opener = urllib.request.build_opener(urllib.request.HTTPSHandler(context=self.context))
             with opener.open(_request(self.url), timeout=READ_TIMEOUT) as response:
                 decoder = _decoder(response.headers.get("Content-Encoding", ""))
                 while not self.stop.is_set():
@@ -114,7 +112,8 @@ def _decoder(encoding: str) -> Callable[[bytes], int] | None:
 
 def page_problem(url: str, *, limit: int = PAGE_LIMIT, total_seconds: float = TOTAL_SECONDS,
                  cancel: threading.Event | None = None, say: Callable[[str], None] | None = None) -> str | None:
-    """The sentence that refuses `url` as a find-links page (it holds more than `limit` bytes, decoded), or None: the
+    """The sentence that refuses `url` as a find-links page (it holds more than `limit` bytes, decoded; or a CA variable
+    another user could swap would be trusted to read it: `installer_files.tls_context`), or None: the
     page is of a page's size, or nothing could be learnt in time or before `cancel` was set (the installer then reads
     it as before; `say` is told when the page was too slow to read whole)."""
     try:
@@ -122,7 +121,14 @@ def page_problem(url: str, *, limit: int = PAGE_LIMIT, total_seconds: float = TO
             return None
     except ValueError:  # not a URL at all (`http://[::1`): the installer says so in its own words
         return None
-    look = _Look(url, limit)
+    try:
+        # The rule of every connection gc-wizard opens (`installer_files.tls_context`), for an http:// page too (its
+        # server may redirect to https://): a CA file another user could swap is refused, in the installers' words.
+        context = tls_context("the look at a remote wheelhouse page", "trust a server of their choosing and have "
+                              "the installer read the wheels it lists", "nothing was read from it")
+    except CertificatesRefused as exc:
+        return str(exc)
+    look = _Look(url, limit, context)
     threading.Thread(target=look.run, name="gc-wizard-page-look", daemon=True).start()
     deadline = time.monotonic() + total_seconds
     while not look.finished.wait(0.1):

@@ -43,7 +43,7 @@ from typing import Any, Protocol
 import pexpect
 
 from wizard import paths
-from wizard.children import die_with_parent, guard_child_loader, which, without_git_settings
+from wizard.children import child_environ, die_with_parent, which
 from wizard.detect.libpath import split_cuda_dirs
 from wizard.errors import OperationFailed, UserError, pty_sentence
 from wizard.install import process_table as procfs
@@ -328,8 +328,9 @@ def build_env(step_env: dict[str, str], environ: dict[str, str] | None = None,
         notes += [f"LD_LIBRARY_PATH: left out {folder} ({reason})" for folder, reason in removed]
     elif library_path:
         env["LD_LIBRARY_PATH"] = library_path  # not text: reported by the checks before spawning
-    guard_child_loader(env, notes)  # a library another user could swap: 34th hostile pass (part B) P4
-    return without_git_settings(env)  # a step's own variables bring none either: the rule `run_capture` keeps
+    # the rule of every child (`children.child_environ`): a library another user could swap (34th hostile pass (part B)
+    # P4), and git's command-line settings, which a step's own variables bring none of either
+    return child_environ(env, notes)
 
 
 def _rules(step, extra_prompts) -> list[tuple[re.Pattern, str, str]]:

@@ -22,7 +22,7 @@ from packaging.requirements import Requirement
 from packaging.utils import canonicalize_name
 
 from wizard.errors import UserError
-from wizard.installer_files import uv_setting
+from wizard.installer_files import CertificatesRefused, tls_context, uv_setting
 from wizard.patterns import ascii_digits
 from wizard.recipes.loader import Alternative, Recipe
 
@@ -58,10 +58,21 @@ def apply_alternative(recipe: Recipe, alt_id: str) -> Recipe:
 
 
 def reachable(url: str, timeout: float = REACH_TIMEOUT) -> bool:
-    """Whether an https page answers at all (any HTTP status counts: the host is there)."""
+    """Whether an https page answers at all (any HTTP status counts: the host is there).
+
+    A CA variable another user could swap is not trusted here either (`installer_files.tls_context`, the rule of
+    every connection gc-wizard opens): nothing is sent, and the host counts as answering — nothing was learnt, and
+    the plan, the install and the forecast refuse that variable in their own sentence — never as unreachable (which
+    would stop an install or offer another source for a host that may well answer). An http:// address is held to it
+    too: its server may redirect to an https:// one."""
     request = urllib.request.Request(url, method="HEAD", headers={"User-Agent": "gc-wizard"})
     try:
-        with urllib.request.urlopen(request, timeout=timeout):  # noqa: S310 (https URLs from a recipe)
+        context = tls_context("gc-wizard's reach checks", "trust a server of their choosing", "nothing was asked")
+    except CertificatesRefused:
+        return True
+    try:
+        # S310: https URLs from a recipe
+        with urllib.request.urlopen(request, timeout=timeout, context=context):  # noqa: S310
             return True
     except urllib.error.HTTPError:
         return True

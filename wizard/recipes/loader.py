@@ -76,7 +76,7 @@ from packaging.utils import canonicalize_name
 
 from wizard import bounded, paths
 from wizard.errors import UserError
-from wizard.patterns import decimal_number, whole_number
+from wizard.patterns import decimal_number, plain_whole_number
 from wizard.recipes import runtime_env as runtime_vars
 from wizard.security import expand_home, one_line, show_characters, unshowable_characters
 from wizard.source_trust import refuse_swappable_source
@@ -366,18 +366,17 @@ class _Checker:
         return value
 
     def integer(self, node: yaml.Node, what: str, *, signed: bool = False) -> int:
-        """A whole number written in the digits 0-9 (`patterns.whole_number`; a leading `-` where `signed`).
+        """A whole number written in the digits 0-9 (`patterns.plain_whole_number`; a leading `-` where `signed`).
 
         Why not `int()` of what YAML 1.1 reads: it reads `0x1F`, `017` (octal 15), `0b11`, `1_000`, `+5` and
         `1:30` (sexagesimal, 90) as ints, so a recipe's `schema: 0x1` or `cuda_major: 014` was taken as a number
         its author never wrote (fixers' leftover: YAML 1.1 integers)."""
         plain = isinstance(node, yaml.ScalarNode) and node.tag == "tag:yaml.org,2002:int"
         text = node.value if plain and self.scalar(node) is not None else ""  # past 4300 digits: `scalar`'s sentence
-        digits = text[1:] if signed and text.startswith("-") else text
-        value = whole_number(digits)
-        if value is None or (len(digits) > 1 and digits.startswith("0")):
+        value = plain_whole_number(text, signed=signed)
+        if value is None:
             raise self.fail(node, self._not_plain(node, what, "a whole number"))
-        return -value if digits is not text else value
+        return value
 
     def number(self, node: yaml.Node, what: str) -> float:
         """A number written in the digits 0-9 with at most one `.` (`patterns.decimal_number`): not `0x10`, `1:30`,

@@ -25,7 +25,7 @@ from pathlib import Path
 from typing import Any
 
 from wizard import bounded, paths
-from wizard.children import close_read_pipes, die_with_parent
+from wizard.children import child_environ, close_read_pipes, die_with_parent
 from wizard.detect.facts import Facts
 from wizard.detect.srun_errors import explain
 from wizard.detect.srun_job import DEFAULT_WAIT, QUEUE_FIX, JobState, SrunJob, queue_cause
@@ -518,7 +518,10 @@ def run_probe(argv: list[str], child_env: dict[str, str], cwd: Path, stream: Pro
     started = time.monotonic()
     stopped: str | None = None
     proc = subprocess.Popen(
-        argv, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=child_env,
+        # the activation's variables, under the rule of every child (`children.child_environ`: no git settings, no
+        # loader file another user could swap)
+        argv, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+        env=child_environ(child_env, what="gc-wizard's check"),
         cwd=str(cwd), text=True, encoding="utf-8", errors="replace", bufsize=1, start_new_session=True,
         preexec_fn=die_with_parent(),  # it dies with the wizard, even on SIGKILL: no orphan holding GPU memory
     )

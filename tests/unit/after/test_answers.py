@@ -295,3 +295,19 @@ def test_a_masked_value_given_again_replaces_it(tmp_path, monkeypatch):
     src, links = given_sources(None, [])
     done = apply_answers(_install_args(graphcast_src=src, find_links=tuple(links)), answers)
     assert done.find_links == ("/srv/house", full) and done.graphcast_src == "https://u:pw@git.lab/gc.git"
+
+
+@pytest.mark.parametrize(("written", "read"), [("0x2", 2), ("02", 2), ("0b10", 2), ("+2", 2), ("1_0", 10),
+                                               ("1:30", 90)])
+def test_a_yaml_number_not_written_in_the_digits_0_9_is_refused_as_in_a_recipe(tmp_path, written, read):
+    """YAML 1.1 reads `0x2`, `02`, `0b10`, `+2`, `1_0` and `1:30` as ints: recipes refuse them (the one rule,
+    `patterns.plain_whole_number`), while an answers file's `version: 0x2` was read as version 2."""
+    path = tmp_path / "a.yaml"
+    path.write_text(f"schema: {SCHEMA}\nversion: {written}\nrecipe: jax0.4.23-cpu\n")
+    with pytest.raises(UserError) as caught:
+        load_answers(path)
+    said = " ".join(str(caught.value).split())
+    assert f"line 2: 'version' is {written}, which is not a whole number written in the digits 0-9 only" in said
+    assert f"(YAML reads it as the number {read})" in said
+    path.write_text(f"schema: {SCHEMA}\nversion: {VERSION}\nrecipe: jax0.4.23-cpu\n")
+    assert load_answers(path).recipe == "jax0.4.23-cpu"

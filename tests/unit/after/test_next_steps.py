@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import subprocess
 
+from tests.fixtures.cli import shell_line
 from wizard.after.next_steps import activate_lines
 
 
@@ -65,8 +66,11 @@ def test_next_lines_say_an_unreachable_forecast_host_and_fit_80_columns(monkeypa
     text = " ".join(" ".join(line.strip().removeprefix("Next:").strip().lstrip("# ") for line in lines).split())
     assert "storage.googleapis.com cannot be reached from here" in text
     assert "      #     gc-wizard bundle jax0.4.23-cpu --out DIR --with-assets" in lines  # as the Done screen says it
-    forecast = next(i for i, line in enumerate(lines) if line.startswith(f"      {program} forecast"))
-    assert "\n".join(lines[forecast:forecast + 2]).endswith(" \\\n          --assets DIR/assets")
+    # Read across the fold (`tests.fixtures.cli.shell_line`): where the command breaks, if at all, depends on the
+    # length of the test's own path, never on what it says; the option and its value stay on one row.
+    forecast = shell_line("\n".join(lines), f"      {program} forecast")
+    assert " ".join(forecast.split()) == f"{program} forecast --assets DIR/assets", lines
+    assert any(line.strip().endswith("--assets DIR/assets") for line in lines), lines
     # A line past 80 columns is one that holds a path longer than a line can (the test's long tmp_path), or one of
     # the five files' names to copy by hand (walk 22 #5), whole: a name with spaces broken at them is not copyable.
     files = first_forecast_files()
@@ -74,7 +78,9 @@ def test_next_lines_say_an_unreachable_forecast_host_and_fit_80_columns(monkeypa
                or line.removeprefix("      #     ") in files for line in lines), lines
     assert [line for line in lines if line.removeprefix("      #     ") in files] == [f"      #     {f}" for f in files]
     # The export and the activate lines, copied as a block, run in a new shell (the state folder carried).
-    block = "\n".join(line.removeprefix("Next:").strip() for line in lines if "GC_WIZARD_HOME=" in line or "eval" in line)
+    commands = "\n".join(lines).replace(" \\\n", " ").splitlines()  # each command whole, as the shell reads it
+    block = "\n".join(line.removeprefix("Next:").strip() for line in commands
+                      if "GC_WIZARD_HOME=" in line or "eval" in line)
     out = subprocess.run(["env", "-i", "bash", "--norc", "-c", block], capture_output=True, text=True)
     assert out.stdout == f"home={long_home} args=activate\n", (block, out.stderr)
     assert not any("cannot be reached" in line for line in next_step_lines("jax0.4.23-cpu"))

@@ -4802,3 +4802,38 @@ def test_batch_104_setuptools_pkg_resources_warning_on_a_working_run_stays_clean
             "from using this package or pin to Setuptools<81.\n  import pkg_resources\nAll done.\n")
     assert [f.id for f in diagnose_text(text)] == []
     assert unrecognised(text) is None
+
+
+# batch 107 (half A, nvct_1227): NVML's unknown error inside a container that holds the GPU's device files but may not
+# open them: the engine has no NVIDIA runtime, or systemd reloaded its units and rewrote the container's device rules
+# (NVIDIA's "containers losing access to GPUs"). Upstream: nvmlErrorString(NVML_ERROR_UNKNOWN) after nvidia-smi's
+# "Failed to initialize NVML: ". Any sign of a container on the log names it; on a host it stays unrecognised.
+NVML_UNKNOWN = "Failed to initialize NVML: Unknown Error"
+CONTAINER_SIGNS = [
+    "(container) $ nvidia-smi -L",
+    "$ docker exec -it trainer nvidia-smi",
+    "$ podman exec llm nvidia-smi -L",
+    "$ nerdctl exec -it job nvidia-smi",
+    "$ kubectl exec -it vllm-0 -- nvidia-smi",
+    "$ singularity exec --nv image.sif nvidia-smi",
+    "Apptainer> nvidia-smi",
+    "root@3e0d949e3ced:/workspace# nvidia-smi",
+    "After `systemctl daemon-reload` on the host, inside the running container:",
+]
+
+
+@pytest.mark.parametrize("sign", CONTAINER_SIGNS)
+@pytest.mark.parametrize("prefix", ["", "trainer-1  | ", "\x1b[0m"])
+def test_batch_107_nvml_unknown_error_inside_a_container_is_the_containers_device_access(sign, prefix):
+    text = f"{sign}\n{prefix}{NVML_UNKNOWN}\n"
+    found = diagnose_text(text)
+    assert found and found[0].id == "container_toolkit_missing"
+    assert "daemon-reload" in found[0].explanation
+    assert "create-dev-char-symlinks" in found[0].fix
+
+
+@pytest.mark.parametrize("sign", ["$ nvidia-smi", "user@gpu-node-07:~$ nvidia-smi -L", ""])
+def test_batch_107_nvml_unknown_error_on_a_host_stays_unrecognised(sign):
+    text = f"{sign}\n{NVML_UNKNOWN}\n"
+    assert [f.id for f in diagnose_text(text)] == []
+    assert unrecognised(text) is not None

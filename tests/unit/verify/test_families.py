@@ -3016,11 +3016,13 @@ _CUDA_STATUSES = [
      "driver_too_old"),
     (None, 36, "API call is not supported in the installed CUDA driver", "cudaErrorCallRequiresNewerDriver",
      "driver_too_old"),
-    # the status alone does not say the cause (a fork after CUDA started, a JIT library the image lacks, ECC, MPS …)
+    # batch 107: an uncorrectable ECC error is a fault of the GPU's memory, which needs the GPU reset (gpu_lost)
+    ("CUDA_ERROR_ECC_UNCORRECTABLE", 214, "uncorrectable ECC error encountered", "cudaErrorECCUncorrectable",
+     "gpu_lost"),
+    # the status alone does not say the cause (a fork after CUDA started, a JIT library the image lacks, MPS …)
     ("CUDA_ERROR_STUB_LIBRARY", 34, "CUDA driver is a stub library", "cudaErrorStubLibrary", None),
     ("CUDA_ERROR_JIT_COMPILER_NOT_FOUND", 221, "PTX JIT compiler library not found", "cudaErrorJitCompilerNotFound",
      None),
-    ("CUDA_ERROR_ECC_UNCORRECTABLE", 214, "uncorrectable ECC error encountered", "cudaErrorECCUncorrectable", None),
     ("CUDA_ERROR_UNKNOWN", 999, "unknown error", "cudaErrorUnknown", None),
     ("CUDA_ERROR_NOT_SUPPORTED", 801, "operation not supported", "cudaErrorNotSupported", None),
     ("CUDA_ERROR_MPS_CONNECTION_FAILED", 805,

@@ -1281,7 +1281,10 @@ _PAXML_UNPADDED_NOTICE = r"absl:\s*For checkpoint version > [0-9.]+, we require 
 #: a prose, log-level, traceback or quoting prefix ("… failed with ValueError: …", "`TypeError: …`", loguru's
 #: "| ERROR |", JAX's "JaxStackTraceBeforeTransformation: NotImplementedError"), exception classes not named
 #: *Error (`zipfile.BadZipFile`, pip's resolver's `ResolutionImpossible`), an absl/XLA status at the start of a line
-#: ("INTERNAL: …", also quoted in markdown), a CUDA driver status with its message or number ("CUDA_ERROR_X: an …", OpenMM's "CUDA_ERROR_X (100)"), glog's fatal and
+#: ("INTERNAL: …", also quoted in markdown), a CUDA driver status with its message or number ("CUDA_ERROR_X: an …", OpenMM's "CUDA_ERROR_X (100)";
+#: cuGetErrorString's messages that open with a capital, "OS call failed …" (304), "CUDA-capable device(s) is/are busy
+#: …" (46), "PTX JIT compiler library not found" (221), as FFmpeg's "cu->cuInit(0) failed -> NAME: …" prints them,
+#: libc6shim_13, batch 107), glog's fatal and
 #: "Check failed" lines, a C++ exception's `what():` line, CUDA's status words, a tool's "NAME: … error:" (docker,
 #: nvidia-container-cli) and a container runtime's hook refusal quoted inside docker's own line (or docker's inside another
 #: program's line), a CDI device no specification defines, nvidia-smi without NVML, a prose "Runtime error:" / "Fatal Python error:", a resolver's "Because … depends on …"
@@ -1302,7 +1305,7 @@ _EXCEPTION_LINE = re.compile(
     r"|^[\s`'\"*>]*(?:INTERNAL|UNKNOWN|RESOURCE_EXHAUSTED|UNIMPLEMENTED|FAILED_PRECONDITION|NOT_FOUND|INVALID_ARGUMENT|"
     r"UNAVAILABLE|ABORTED|DATA_LOSS|OUT_OF_RANGE|PERMISSION_DENIED|DEADLINE_EXCEEDED): .*$"
     r"|^.*\bCheck failed: .*$"
-    r"|^(?!.*(?:" + _CUDA_STATUS_NOISE + r")).*\bCUDA_ERROR_[A-Z_]{4,}(?:: [a-z]| \([0-9]+\)).*$"
+    r"|^(?!.*(?:" + _CUDA_STATUS_NOISE + r")).*\bCUDA_ERROR_[A-Z_]{4,}(?:: [a-zA-Z]| \([0-9]+\)).*$"
     r"|^[\s`'\"*>]*(?!No\b)(?:[A-Z][\w-]*\s){1,3}[Ee]rror:\s(?![-+]?\.?[0-9]).*$"
     r"|^\s*(?:\([0-9]+\) )?(?:So, b|And b|B)ecause [^\n]*\b(?:depends on|requires|match(?:es)?)\b.*$"
     r"|^.*\b(?:CUDA [Ee]rror:? |[Ff]ailed call to cu\w+: (?:CUDA_ERROR_|UNKNOWN ERROR)|cuda runtime error \([0-9]+\)|NCCL WARN ).*$"

@@ -3016,11 +3016,13 @@ _CUDA_STATUSES = [
      "driver_too_old"),
     (None, 36, "API call is not supported in the installed CUDA driver", "cudaErrorCallRequiresNewerDriver",
      "driver_too_old"),
-    # the status alone does not say the cause (a fork after CUDA started, a JIT library the image lacks, ECC, MPS …)
+    # batch 107: an uncorrectable ECC error is a fault of the GPU's memory, which needs the GPU reset (gpu_lost)
+    ("CUDA_ERROR_ECC_UNCORRECTABLE", 214, "uncorrectable ECC error encountered", "cudaErrorECCUncorrectable",
+     "gpu_lost"),
+    # the status alone does not say the cause (a fork after CUDA started, a JIT library the image lacks, MPS …)
     ("CUDA_ERROR_STUB_LIBRARY", 34, "CUDA driver is a stub library", "cudaErrorStubLibrary", None),
     ("CUDA_ERROR_JIT_COMPILER_NOT_FOUND", 221, "PTX JIT compiler library not found", "cudaErrorJitCompilerNotFound",
      None),
-    ("CUDA_ERROR_ECC_UNCORRECTABLE", 214, "uncorrectable ECC error encountered", "cudaErrorECCUncorrectable", None),
     ("CUDA_ERROR_UNKNOWN", 999, "unknown error", "cudaErrorUnknown", None),
     ("CUDA_ERROR_NOT_SUPPORTED", 801, "operation not supported", "cudaErrorNotSupported", None),
     ("CUDA_ERROR_MPS_CONNECTION_FAILED", 805,
@@ -4919,3 +4921,107 @@ def test_batch_108_msvcs_build_errors_never_look_clean(line):
             "  building 'pkg._ext' extension\n" + line + "\n")
     assert unrecognised(text) is not None or diagnose_text(text)
     assert unrecognised(line + "\n") is not None
+
+
+# batch 107 (half A, nvct_1227): NVML's unknown error inside a container that holds the GPU's device files but may not
+# open them: the engine has no NVIDIA runtime, or systemd reloaded its units and rewrote the container's device rules
+# (NVIDIA's "containers losing access to GPUs"). Upstream: nvmlErrorString(NVML_ERROR_UNKNOWN) after nvidia-smi's
+# "Failed to initialize NVML: ". Any sign of a container on the log names it; on a host it stays unrecognised.
+NVML_UNKNOWN = "Failed to initialize NVML: Unknown Error"
+CONTAINER_SIGNS = [
+    "(container) $ nvidia-smi -L",
+    "$ docker exec -it trainer nvidia-smi",
+    "$ podman exec llm nvidia-smi -L",
+    "$ nerdctl exec -it job nvidia-smi",
+    "$ kubectl exec -it vllm-0 -- nvidia-smi",
+    "$ singularity exec --nv image.sif nvidia-smi",
+    "Apptainer> nvidia-smi",
+    "root@3e0d949e3ced:/workspace# nvidia-smi",
+    "After `systemctl daemon-reload` on the host, inside the running container:",
+]
+
+
+@pytest.mark.parametrize("sign", CONTAINER_SIGNS)
+@pytest.mark.parametrize("prefix", ["", "trainer-1  | ", "\x1b[0m"])
+def test_batch_107_nvml_unknown_error_inside_a_container_is_the_containers_device_access(sign, prefix):
+    text = f"{sign}\n{prefix}{NVML_UNKNOWN}\n"
+    found = diagnose_text(text)
+    assert found and found[0].id == "container_toolkit_missing"
+    assert "daemon-reload" in found[0].explanation
+    assert "create-dev-char-symlinks" in found[0].fix
+
+
+@pytest.mark.parametrize("sign", ["$ nvidia-smi", "user@gpu-node-07:~$ nvidia-smi -L", ""])
+def test_batch_107_nvml_unknown_error_on_a_host_stays_unrecognised(sign):
+    text = f"{sign}\n{NVML_UNKNOWN}\n"
+    assert [f.id for f in diagnose_text(text)] == []
+    assert unrecognised(text) is not None
+
+
+# batch 107 (half B, fixed after its score: jadehpc_194 and deepfacelablinux_89 unrecognised, ollama_4226 looked
+# clean): an uncorrectable ECC error is a fault of the GPU's memory that needs the GPU reset (NVIDIA's Xid 48/94/95),
+# gpu_lost's hardware-fault family. Upstream: CUDA error 214's names and cuGetErrorString text, in each framework's
+# wrapper, and the kernel module's Xid 48 line; nvidia-smi's "Volatile Uncorr. ECC" column header is not one.
+ECC_LINES = [
+    "RuntimeError: CUDA error: uncorrectable ECC error encountered\nCUDA kernel errors might be asynchronously reported "
+    "at some other API call, so the stacktrace below might be incorrect.",
+    "F tensorflow/stream_executor/lib/statusor.cc:34] Attempting to fetch value instead of handling error Internal: "
+    "failed initializing StreamExecutor for CUDA device ordinal 0: Internal: failed call to cuDevicePrimaryCtxRetain: "
+    "CUDA_ERROR_ECC_UNCORRECTABLE: uncorrectable ECC error encountered",
+    '{"error":{"message":"timed out waiting for llama runner to start:CUDA error:uncorrectable ECC error encountered\\n '
+    'current device:0, in function ggml_cuda_compute_forward"}}',
+    "CUDA error: uncorrectable ECC error encountered (code #214, ERROR_ECC_UNCORRECTABLE)",
+    "cupy_backends.cuda.api.runtime.CUDARuntimeError: cudaErrorECCUncorrectable: uncorrectable ECC error encountered",
+    "[rank3]: RuntimeError: CUDA error: Uncorrectable ECC error encountered",
+    "[ 8123.456789] NVRM: Xid (PCI:0000:3b:00): 48, pid=4242, name=python, An uncorrectable double bit error (DBE) has "
+    "been detected on GPU in the framebuffer at partition 6, subpartition 0.",
+]
+
+
+@pytest.mark.parametrize("line", ECC_LINES)
+@pytest.mark.parametrize("prefix", ["", "[2025-01-29 08:52:44 TP5] ", "reGen  | "])
+def test_batch_107_uncorrectable_ecc_errors_are_the_gpus_hardware_fault(line, prefix):
+    found = diagnose_text(prefix + line + "\n")
+    assert found and found[0].id == "gpu_lost"
+    assert "ECC" in found[0].explanation
+
+
+def test_batch_107_nvidia_smis_ecc_column_is_no_fault():
+    text = ("| GPU  Name        Persistence-M| Bus-Id        Disp.A | Volatile Uncorr. ECC |\n"
+            "|   0  Tesla V100-SXM2...  On   | 00000000:06:00.0 Off |                    0 |\n")
+    assert "gpu_lost" not in [f.id for f in diagnose_text(text)]
+
+
+# batch 107 (half B, fixed after its score: pytorch_88639 looked clean): PyTorch's sentence for CUDA's unknown error
+# when it counts the GPUs (c10/cuda/CUDAFunctions.cpp, cudaErrorUnknown), as is_available()'s UserWarning or
+# _cuda_init's RuntimeError, wrapped anywhere: no usable GPU, its explanation naming nvidia_uvm and suspend.
+TORCH_UNKNOWN = ("CUDA unknown error - this may be due to an incorrectly set up environment, e.g. changing env "
+                 "variable CUDA_VISIBLE_DEVICES after program start. Setting the available devices to be zero.")
+
+
+@pytest.mark.parametrize("shape", [
+    "/opt/conda/lib/python3.10/site-packages/torch/cuda/__init__.py:118: UserWarning: CUDA initialization: {m} "
+    "(Triggered internally at ../c10/cuda/CUDAFunctions.cpp:108.)\n  return torch._C._cuda_getDeviceCount() > 0",
+    "    torch._C._cuda_init()\nRuntimeError: {m}",
+    "[rank0]: RuntimeError: {m}",
+])
+@pytest.mark.parametrize("wrap", [" ", "\n", "\n  "])
+def test_batch_107_torchs_cuda_unknown_error_is_no_usable_gpu(shape, wrap):
+    text = shape.replace("{m}", TORCH_UNKNOWN.replace("an incorrectly", "an" + wrap + "incorrectly")) + "\n"
+    found = diagnose_text(text)
+    assert found and found[0].id == "no_cuda_device"
+    assert "nvidia_uvm" in found[0].explanation
+
+
+# batch 107 (half B, fixed after its score: libc6shim_13 looked clean): a CUDA driver status with cuGetErrorString's
+# message is a failing line whatever the message's first letter (304 "OS call failed …", 46 "CUDA-capable device(s)
+# …", 221 "PTX JIT compiler library not found"), as FFmpeg's hwcontext prints it ("cu->cuInit(0) failed -> NAME: …").
+@pytest.mark.parametrize("line", [
+    "  cu->cuInit(0) failed -> CUDA_ERROR_OPERATING_SYSTEM: OS call failed or operation not supported on this OS",
+    "[AVHWDeviceContext @ 0x55d1c0a1b2c0] cu->cuInit(0) failed -> CUDA_ERROR_OPERATING_SYSTEM: OS call failed or "
+    "operation not supported on this OS",
+    "cuModuleLoadData failed -> CUDA_ERROR_JIT_COMPILER_NOT_FOUND: PTX JIT compiler library not found",
+])
+def test_batch_107_a_cuda_status_with_a_capitalised_message_never_looks_clean(line):
+    text = "Initializing the CUDA device\n" + line + "\n"
+    assert diagnose_text(text) or unrecognised(text) is not None

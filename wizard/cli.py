@@ -14,7 +14,7 @@ import sys
 
 from wizard import __version__, children, paths
 from wizard.commands import streams
-from wizard.errors import ExitCode, UserError, WizardError, say_on_stderr
+from wizard.errors import ExitCode, UserError, WizardError, error_exit, say_on_stderr
 from wizard.flows import early_detect
 
 #: command -> the module in wizard.commands that owns it: its arguments (`configure(sub)`, which also
@@ -379,7 +379,7 @@ def _main(argv: list[str]) -> int:
             pass
         return ExitCode.OK
     except OSError as exc:
-        code, message = ExitCode.FAILED, guard.describe_os_error(exc)
+        code, message = error_exit(exc), guard.describe_os_error(exc)
     except MemoryError:  # the user's memory limit (`ulimit -v`), not a bug (24th hostile pass (part A) P3)
         code, message = ExitCode.FAILED, guard.memory_limit_sentence()
     except Exception as exc:  # noqa: BLE001 - a bug in gc-wizard itself: one sentence and a log, never a traceback

@@ -363,7 +363,7 @@ def terminal_gone_sentence(exc: BaseException, fd: int | None = None) -> str | N
     return None
 
 
-def current_folder_gone() -> str | None:
+def current_folder_gone(absolute_paths: bool, undone: str = "") -> str | None:
     """The sentence for a current folder that no longer exists (deleted, or moved away, after the shell went into it),
     or None while it is there (or it cannot be told). Python's `os.getcwd()` then fails, and so does every relative
     path, `Path.absolute()` and a child that looks at its folder (uv: "Current directory does not exist").
@@ -371,12 +371,21 @@ def current_folder_gone() -> str | None:
     Why one check (34th hostile pass (part A) P1): `report --out r.txt` there said "a file system error: it does not
     exist … point GC_WIZARD_HOME at another one", which names nothing and blames the state folder, and `plan` said
     nothing, so `install` built the whole environment before uv's freeze failed on it. The OSError sentence
-    (`error_sentences.describe_os_error`) and the plan (`plan.plan_install`, before anything is built) both say this."""
+    (`error_sentences.describe_os_error`) and the plan (`plan.plan_install`, before anything is built) both say this.
+
+    Why told: the one sentence said "or give absolute paths" and "Nothing was built" everywhere, and `plan` refused
+    with every path absolute and builds nothing (walk 37 #5). `absolute_paths`: whether the command can go on from
+    here with absolute paths (a relative `--out` can be made one; an install's tools need a current folder whatever
+    the paths); `undone`: what the command would have done, said as not done ("nothing was built"), or "". The exit
+    status is one for the condition, whichever command meets it: bad input (`error_exit`)."""
     try:
         os.getcwd()
     except FileNotFoundError:
-        return ("the current folder no longer exists (it was deleted or moved away after you went into it). To go on, "
-                "`cd` to a folder that exists, or give absolute paths")
+        fix = ("`cd` to a folder that exists, or give absolute paths" if absolute_paths
+               else "`cd` to a folder that exists (absolute paths are not enough here)")
+        sentence = (f"the current folder no longer exists (it was deleted or moved away after you went into it). To "
+                    f"go on, {fix}")
+        return f"{sentence}. {undone[:1].upper()}{undone[1:]}" if undone else sentence
     except OSError:
         return None
     return None
@@ -384,13 +393,13 @@ def current_folder_gone() -> str | None:
 
 def cwd_gone_sentence(exc: BaseException) -> str | None:
     """`current_folder_gone`'s sentence for an error that is the current folder being gone: ENOENT with no file name
-    (`os.getcwd()`, `Path.absolute()`) or a relative one (`open("r.txt")`), while the current folder is gone; else
-    None (a missing file with an absolute name is that file's error)."""
+    (`os.getcwd()`, `Path.absolute()`) or a relative one (`open("r.txt")`, which an absolute name would mend), while
+    the current folder is gone; else None (a missing file with an absolute name is that file's error)."""
     if not isinstance(exc, OSError) or exc.errno != errno.ENOENT:
         return None
     if exc.filename and os.path.isabs(os.fsdecode(exc.filename)):
         return None
-    return current_folder_gone()
+    return current_folder_gone(absolute_paths=True)
 
 
 def _near_open_files_limit(headroom: int = 8) -> bool:
@@ -442,5 +451,8 @@ def for_terminal(text: str, stream=None) -> str:
 
 
 def error_exit(exc: BaseException) -> int:
-    """The exit status that goes with `describe_error`'s sentence (a WizardError's own; else 1)."""
-    return int(exc.exit_code) if isinstance(exc, WizardError) else int(ExitCode.FAILED)
+    """The exit status that goes with `describe_error`'s sentence (a WizardError's own; a current folder that is gone,
+    bad input as when the plan refuses it (walk 37 #5: `report` exited 1 where `plan` exited 2); else 1)."""
+    if isinstance(exc, WizardError):
+        return int(exc.exit_code)
+    return int(ExitCode.BAD_INPUT if cwd_gone_sentence(exc) is not None else ExitCode.FAILED)

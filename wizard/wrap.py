@@ -5,7 +5,10 @@ choices, and the differences showed as bugs: a command broken at a hyphen (`--wi
 number on one row and its unit on the next (`~8` / `GB GPU`, walk 21 #15), "<- loads first" split by the wrap.
 
 A word is a run of characters without a space, so a path, command, option or URL is never broken: one longer than
-a line goes on a line of its own, whole, where it can still be copied. A number and its unit (`~8 GB`, `23.5 GiB`,
+a line goes on a line of its own, whole, where it can still be copied. A backquoted span (`gc-wizard install X
+--graphcast-src DIR`) is one word too: a command embedded in prose and broken at a real line break pastes as two
+commands and leaves a backquote open (walk 37 #3); one longer than a line stands whole on its own line, where the
+terminal folds it without a line break and it still pastes as one. A number and its unit (`~8 GB`, `23.5 GiB`,
 `15.9 s`) stay on one line, and so do words the caller joins with `KEEP`. Runs of spaces and line breaks become one
 space: a paragraph is wrapped, not laid out. Only `os` and `re` are imported, which every command has already
 loaded: the app's first frame and `detect --json` pay nothing for this module.
@@ -27,6 +30,8 @@ KEEP = "\u00a0"
 #: A number, then a unit: wrapped as one word.
 _NUMBER_UNIT = re.compile(r"(?<![\w.])([~≈<>]?[0-9][0-9,.]*)[ \t]+((?:[KMGTP]i?B|kB|B|bytes|s|ms|min|h|%)(?![\w-]))")
 _SPACES = re.compile(r"[ \t\r\n\f\v]+")
+#: A backquoted span on one line of the text: a command or path quoted in prose, wrapped as one word.
+_QUOTED = re.compile(r"`[^`\n]+`")
 #: What a laid-out line starts with before its text: an indent, then a mark ("- ", "> ", "! ", "✗ ", "2. ").
 _MARK = re.compile(r" *(?:(?:[-*•>!✓✗★●↳#]|[0-9]{1,2}[.)]) +)?")
 #: A label, then its value: "cudart 13.0.96  /usr/…" (a gap of two spaces or more), or "Fix: …" (a short label),
@@ -39,7 +44,7 @@ def wrap(text: str, width: int, indent: str = "", rest: str | None = None, *, ti
     the others with `rest` (default: `indent`); an empty text is one line, `indent`. With `tilde`, a path under the
     home folder too long for any row is spelled with ~ for it (`_row`)."""
     rest = indent if rest is None else rest
-    words = [w for w in _SPACES.split(_NUMBER_UNIT.sub(lambda m: m.group(1) + KEEP + m.group(2), text)) if w]
+    words = [w for w in _SPACES.split(_units(text)) if w]
     lines: list[str] = []
     line, empty = indent, True
     for word in words:
@@ -52,6 +57,13 @@ def wrap(text: str, width: int, indent: str = "", rest: str | None = None, *, ti
             line += " " + word
     lines.append(line)
     return [one.replace(KEEP, " ") for one in lines]
+
+
+def _units(text: str) -> str:
+    """`text` with the spaces that must not become line breaks made `KEEP`: between a number and its unit, and inside
+    a backquoted span (its runs of spaces one `KEEP`), so the span is one word however long."""
+    text = _QUOTED.sub(lambda m: _SPACES.sub(KEEP, m.group()), text)
+    return _NUMBER_UNIT.sub(lambda m: m.group(1) + KEEP + m.group(2), text)
 
 
 def _row(rest: str, word: str, width: int, tilde: bool = False) -> str:
@@ -93,7 +105,7 @@ def hanging(lines: str | Sequence[str], width: int, *, tilde: bool = False) -> l
         head, mark = line[:len(under)], _MARK.match(line).group()
         # The first row as it is laid out (a table's gaps kept), broken at its last space that fits and does not part
         # a number from its unit; the rest wrapped under the hang.
-        kept = _NUMBER_UNIT.sub(lambda m: m.group(1) + KEEP + m.group(2), line)
+        kept = _units(line)
         cut = kept.rfind(" ", len(under), width + 1)
         if cut >= 0 and kept[len(under):cut].strip():
             out.append(kept[:cut].rstrip().replace(KEEP, " "))

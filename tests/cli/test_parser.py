@@ -44,6 +44,17 @@ def test_help_fits_an_80_column_terminal(name, monkeypatch):
     assert not too_long, too_long
 
 
+@pytest.mark.parametrize("columns", ["60", "72", "80", "100"])
+def test_help_never_breaks_a_backquoted_command(columns, monkeypatch):
+    """Walk 37 #3: `--help` folded `gc-` / `wizard bundle` and `… --out DIR` / `--with-assets` (argparse's own wrap
+    and the descriptions' fill), so a command copied from it ran as two. Every backquote closes on its own line."""
+    monkeypatch.setenv("COLUMNS", columns)
+    for name in ["", *COMMANDS]:
+        parser = build_parser([name] if name else ["--help"])
+        text = (_subparsers(parser)[name] if name else parser).format_help()
+        assert not [line for line in text.splitlines() if line.count("`") % 2], (columns, name, text)
+
+
 @pytest.mark.parametrize("name", list(COMMANDS))
 def test_naming_a_command_configures_only_its_module(name):
     """Lazy like pip's commands_dict: `gc-wizard detect` never loads install's module."""

@@ -14,7 +14,7 @@ from wizard.tui.app import WizardApp
 
 
 def _more_line_hidden(app) -> bool:
-    """The screen's own state: the line under the facts is hidden (`MachineScreen.show_more`), and not drawn."""
+    """The screen's own state: the line under the facts is hidden (`widgets.more_below.MoreBelow`), and not drawn."""
     return not app.screen.query_one("#facts-more").display and "more line" not in screen_text(app)
 
 

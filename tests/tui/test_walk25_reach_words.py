@@ -39,7 +39,7 @@ async def test_the_recipe_list_flags_and_the_plan_marks_the_python_download(tiny
         await pilot.press("enter")
         await until(pilot, lambda: isinstance(app.screen, RecipeScreen))
         row = next(r for r in screen_rows(app) if "tiny-313" in r)
-        assert "│ ! tiny-313 " in row and "needs Python 3.13: py.invalid does not answer" in row, row
+        assert "│ ! tiny-313 " in row and "Python 3.13 download (py.invalid) unreachable" in row, row
         assert "fits" not in row
         other = next(r for r in screen_rows(app) if "tiny-a " in r)
         assert "py.invalid" not in other  # its Python is here

@@ -99,3 +99,24 @@ async def test_a_long_fact_value_goes_on_under_its_column(gpu_server, isolated_s
     shown = shown_rows(rows, status)
     assert " ".join(part for _, part in shown) == status and len(shown) > 1, rows
     assert {c for c, _ in shown} == {value + 2}, (shown, rows)  # the status's own indent under the value
+
+
+def test_a_backquoted_command_in_the_apps_prose_is_one_row_whatever_the_width():
+    """Walk 37 #3: the Done screen showed `python3` / `-m venv .venv && .venv/bin/pip install ./gc-wizard` on two rows
+    (the app's text widgets wrap with `wizard.wrap.hanging`), so a copied command ran as two. The rows the widget
+    draws, and copies from, keep each backquoted command on one row; one wider than the pane has a row of its own,
+    which Textual folds without a line break."""
+    from textual.content import Content
+
+    from wizard.tui.widgets.shown import Hanging
+
+    command = "`python3 -m venv .venv && .venv/bin/pip install ./gc-wizard`"
+    long = "`/home/lab2/gc-wizard/.venv/bin/gc-wizard install jax0.4.23-cpu --graphcast-src /home/lab2/graphcast`"
+    text = (f"(gc-wizard is not on PyPI: copy it to that machine and, in the folder that holds the copy, install it "
+            f"into a venv of its own, {command}). Then run {long} again.")
+    for width in range(30, 110, 7):
+        visual = Hanging(Content(text))
+        visual.at(width, {})
+        rows = visual.drawn().plain.split("\n")
+        for span in (command, long):
+            assert any(span in row for row in rows), (width, rows)

@@ -3,6 +3,7 @@ lines wrapped under their own values (`hanging`)."""
 
 from __future__ import annotations
 
+import random
 import subprocess
 
 from wizard.wrap import command, command_words, hanging, keep_together, wrap
@@ -16,7 +17,9 @@ def test_a_path_command_or_option_is_never_broken_and_a_long_one_stands_alone():
     assert "--with-assets`" in [word for line in lines for word in line.split()]
     url = next(line for line in lines if "https://" in line)
     assert url.strip() == "https://storage.googleapis.com/dm_graphcast/graphcast/params/a-very-long-file-name.npz"
-    assert all(len(line) <= 30 for line in lines if line is not url)
+    quoted = next(line for line in lines if "`" in line)  # the backquoted command: one word, longer than a row
+    assert quoted == "`gc-wizard bundle jax0.4.23-cpu --out DIR --with-assets`"
+    assert all(len(line) <= 30 for line in lines if line not in (url, quoted))
 
 
 def test_a_number_stays_with_its_unit():
@@ -102,3 +105,41 @@ def test_a_label_padded_before_its_colon_hangs_its_value_as_the_one_above():
     rows = hanging(["current: jax0.4.23-cpu [20261129-005912-366e] — jax 0.4.23, jaxlib 0.4.23, numpy 1.26.4",
                     "target : jax0.4.23-cpu [20261129-005250-946e] — jax 0.4.23, jaxlib 0.4.23, numpy 1.26.4"], 70)
     assert rows[1] == "         0.4.23, numpy 1.26.4" and rows[3] == "         0.4.23, numpy 1.26.4", rows
+
+
+def _prose_with_commands(rng: random.Random) -> tuple[str, list[str]]:
+    """A paragraph of prose with backquoted commands of several lengths in it (some with punctuation after them, some
+    longer than any row), and the commands as they should be read back."""
+    words = ["run", "the", "install", "again", "nothing", "failed;", "(in", "app,", "p", "row)", "or", "then", "to"]
+    parts: list[str] = []
+    spans: list[str] = []
+    for _ in range(rng.randint(2, 5)):
+        parts += rng.choices(words, k=rng.randint(0, 12))
+        command = " ".join(["/home/u/" + "x" * rng.randint(1, 40) + "/bin/gc-wizard"]
+                           + rng.choices(["install", "jax0.4.23-cpu", "--graphcast-src", "/home/u/graphcast", "-y",
+                                          "--assets", "DIR/assets", "&&", ".venv/bin/pip", "./gc-wizard"],
+                                         k=rng.randint(0, 8)))
+        spans.append(f"`{command}`")
+        parts.append(spans[-1] + rng.choice(["", ",", ".", ")", ";"]))
+    return " ".join(parts), spans
+
+
+def test_a_backquoted_command_in_prose_is_never_broken_at_any_width():
+    """Walk 37 #3: the fold put real line breaks inside backquoted commands (`… install jax0.4.23-cpu` / `--graphcast-src
+    /home/lab2/graphcast` again`), so a copied command ran as two and left a backquote open. A span that fits goes on
+    whole (on the next row if not this one); a longer one stands whole on a row of its own. Both `wrap` and `hanging`
+    (whose first row is cut on its own) keep it, and the prose around it still fits the width."""
+    rng = random.Random(37)
+    for _ in range(300):
+        text, spans = _prose_with_commands(rng)
+        width = rng.randint(20, 120)
+        for rows in (wrap(text, width, "  "), wrap(text, width, "Next: ", "      "),
+                     hanging("  Next: " + text, width), hanging("     Fix: " + text, width)):
+            assert " ".join(" ".join(rows).split()).endswith(" ".join(text.split())), rows  # every word, in order
+            assert all(row.count("`") % 2 == 0 for row in rows), (width, rows)  # no row leaves a backquote open
+            for span in spans:
+                assert any(span in row for row in rows), (width, span, rows)
+            for row in rows:
+                if len(row) > width:  # only a span longer than a row, alone on its row (beside its label, or punctuation)
+                    alone = row.strip().removeprefix("Next: ").strip(",.);")
+                    assert alone in spans and len(alone) > width - 8, (width, row)

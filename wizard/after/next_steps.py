@@ -188,19 +188,39 @@ def next_step_lines(recipe: str, assets: str | None = None, *, done: frozenset[s
     width = max(len(command) for command, _ in steps)
     # Said once, above the commands, when they name gc-wizard as `PYTHON -m wizard` (28th hostile pass (part B) P7).
     note = paths.program_note()
-    lines = wrap(f"# {note}", COLUMNS, "Next: ", "      # ") if note else []
+    lines = _comment_rows(note, "Next: # ") if note else []
     for i, (command, why) in enumerate(steps):
         head = "Next:" if i == 0 and not lines else "     "
         if unreachable and " forecast --assets DIR/assets" in command:
-            notes = unreachable_lines(unreachable, recipe)
-            lines += [row for note in notes for row in
-                      ([f"      # {note}"] if note.startswith("    ") else wrap(note, COLUMNS, "      # "))]
+            lines += [row for note in unreachable_lines(unreachable, recipe)
+                      for row in _comment_rows(note, _COMMENT, command=note.strip() == gather_command(recipe))]
         line = f"{head} {command.ljust(width)}    # {why}"
         if len(line) <= COLUMNS:
             lines.append(line)
             continue
-        lines += wrap(f"# {why}", COLUMNS, f"{head} ", "      # ")
+        lines += _comment_rows(why, f"{head} # ")
         lines += wrap_command(command_words(command), COLUMNS, "      ", "          ", keep=2)
     return lines + [row for line in use_lines(recipe)
-                    for row in (wrap(line, COLUMNS, "      ", "      # ") if line.startswith("# ")
+                    for row in (_comment_rows(line[2:], _COMMENT) if line.startswith("# ")
                                 else wrap_command(command_words(line), COLUMNS, "      ", "          ", keep=2))]
+
+
+#: How a comment row of the Next: block starts: under the commands, its `#`, a space.
+_COMMENT = "      # "
+
+
+def _comment_rows(text: str, head: str, *, command: bool = False) -> list[str]:
+    """A comment of the Next: block, `text` after `head` (which ends with its "# "), as rows of at most `COLUMNS`, every
+    further row starting with `_COMMENT` under the first's text. Why every row: a line left for the terminal to wrap,
+    or one folded under spaces alone, went on in column 0 without its `#` (walk 37 #11: a file name with spaces), so a
+    copied block held a line that is not a comment. A `text` indented under the comment (a file name, a command)
+    keeps its indent and its rows hang under it; a `command` is broken with ` \\` (`wrap.command`), so with its `#`s
+    taken away it still pastes as one. A word longer than a row stays whole, after its `#`."""
+    indent = text[:len(text) - len(text.lstrip(" "))]
+    if len(head + text) <= COLUMNS:
+        return [head + text]
+    under = _COMMENT + indent + ("    " if command else "  " if indent else "")
+    if command:
+        return wrap_command(command_words(text.strip()), COLUMNS, head + indent, under)
+    rows = wrap(text.strip(), COLUMNS, head + indent, under)
+    return [rows[0], *(row if row.startswith(under) else under + row.lstrip() for row in rows[1:])]

@@ -8,6 +8,7 @@ spelling, choices and help never drift apart. Choices come from the core (`wizar
 from __future__ import annotations
 
 import argparse
+import re
 
 from wizard import paths
 from wizard.commands.output import terminal_columns
@@ -22,6 +23,9 @@ from wizard.flows.options import (
     given_sources,
 )
 from wizard.patterns import decimal_number
+
+#: A word with its backquoted spans (spaces inside them kept), or a plain word: `_filled`'s units.
+_QUOTED_OR_WORD = re.compile(r"[^\s`]*(?:`[^`]+`[^\s`]*)+|\S+")
 
 TYPE_CHECKING = False  # `typing.TYPE_CHECKING` without importing `typing` (start-up time, issue 23)
 if TYPE_CHECKING:
@@ -230,9 +234,12 @@ def assume_options(parser: argparse.ArgumentParser) -> None:
 
 def _filled(text: str, columns: int) -> str:
     """`text` wrapped between words to `columns` (a word longer than a line on a line of its own): what
-    `textwrap.fill` did here, without importing it on every command's start (issue 23)."""
+    `textwrap.fill` did here, without importing it on every command's start (issue 23). A backquoted command is one
+    word, as in `wizard.wrap` (walk 37 #3: broken, it pastes as two commands); that module is not imported here,
+    where every command, `detect --json` too, builds its parser."""
     lines: list[str] = []
-    for word in text.split():
+    for word in _QUOTED_OR_WORD.findall(text):
+        word = " ".join(word.split())
         if lines and len(lines[-1]) + 1 + len(word) <= columns:
             lines[-1] += " " + word
         else:
@@ -242,7 +249,14 @@ def _filled(text: str, columns: int) -> str:
 
 class HelpFormatter(argparse.RawDescriptionHelpFormatter):
     """argparse's formatter (descriptions and epilogs kept as written), told the terminal's width: left to find it
-    itself, argparse imports `shutil` each time it builds a parser, for every command (`output.terminal_columns`)."""
+    itself, argparse imports `shutil` each time it builds a parser, for every command (`output.terminal_columns`).
+    An option's help is wrapped by the one wrap (`wizard.wrap`), so a backquoted command in it is never broken (walk
+    37 #3: argparse's own cut `gc-` / `wizard bundle`); it is imported only when help is printed."""
+
+    def _split_lines(self, text: str, width: int) -> list[str]:
+        from wizard.wrap import wrap  # deferred: only `--help` wraps an option's help
+
+        return wrap(text, width)
 
     def __init__(self, prog: str, indent_increment: int = 2, max_help_position: int = 24,
                  width: int | None = None) -> None:

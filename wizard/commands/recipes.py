@@ -10,7 +10,7 @@ from wizard import bounded
 from wizard.commands import options
 from wizard.commands.cluster_options import facts_for, where_line
 from wizard.commands.output import emit_json, say, warn, width, wrapped
-from wizard.errors import UserError
+from wizard.errors import UserError, current_folder_gone
 from wizard.flows.describe_machine import machine_summary
 from wizard.flows.describe_plan import PlanHints, install_command, plan_lines
 from wizard.flows.history import installed_fields, installed_recipes, installed_words, last_failed_checks
@@ -260,6 +260,12 @@ def plan_text(review: PlanReview, download: DownloadSize | None = None, slurm=No
 
 
 def run_plan(args: argparse.Namespace) -> int:
+    # Asked before the plan's own check (its words are the install's): a plan is made for an install, which needs a
+    # current folder whatever the paths, and `plan` builds nothing (walk 37 #5).
+    gone = current_folder_gone(absolute_paths=False,
+                               undone="nothing was planned: an install runs its tools in the current folder")
+    if gone is not None:
+        raise UserError(f"{gone}.")
     install = options.install_options(args)
     facts = None
     if install.slurm is not None:  # the recipe must fit the GPU node, read there (not this login node)

@@ -11,14 +11,28 @@ from wizard.install.sources import fetched_from_words
 from wizard.recipes.match import DEFAULT_GRAPHCAST_VERSION, graphcast_label, group_by_graphcast
 
 __all__ = ["DEFAULT_GRAPHCAST_VERSION", "fetched_from_words", "graphcast_label", "group_by_graphcast",
-           "unreachable_verdict"]
+           "unreachable_headline", "unreachable_verdict"]
 
 
 def unreachable_verdict(match) -> str | None:
     """A list row's verdict for a fitting recipe whose install needs a host that does not answer (`match.unreachable`:
     uv's Python download), instead of "fits this machine"; None otherwise. Walk 25 #2: the app's list said "✓ fits
-    this machine" for a recipe whose Python would come from github.com, which did not answer."""
+    this machine" for a recipe whose Python would come from github.com, which did not answer. Walk 37 #10: "needs
+    Python 3.13: github.com does not answer" read as if github.com were why the Python is missing; the download is
+    what the host stands for. One row of 80 columns: the details say it in full (`unreachable_headline`)."""
     if not match.compatible or not match.unreachable:
         return None
-    what = f"Python {match.python_download}" if match.python_download else "a download"
-    return f"needs {what}: {', '.join(match.unreachable)} does not answer"  # one row of 80 columns
+    return f"{_needed(match)} download ({', '.join(match.unreachable)}) unreachable"
+
+
+def unreachable_headline(match) -> str | None:
+    """The details' first line for such a recipe, in place of "Compatible with this machine." (walk 37 #10: said
+    above the "!" row that explains the download, it contradicted the list's "!"); None otherwise."""
+    if not match.compatible or not match.unreachable:
+        return None
+    return (f"Fits {match.machine}, but needs {_needed(match)}, which uv would download from "
+            f"{', '.join(match.unreachable)} (not reachable here).")
+
+
+def _needed(match) -> str:
+    return f"Python {match.python_download}" if match.python_download else "a download"

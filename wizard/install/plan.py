@@ -865,9 +865,9 @@ def plan_install(recipe: Recipe, *, env: str | Path | None = None, installer: st
     A lock's or bundle's packages beyond the recipe's are named in the plan, and one no requirement reaches is
     refused unless `allow_extra_packages` (`lock_reach`). `installer` None: `default_installer` picks it here.
     """
-    gone = current_folder_gone()
+    gone = current_folder_gone(absolute_paths=False, undone="nothing was built")
     if gone is not None:  # uv needs one, and fails on it after the build (34th hostile pass (part A) P1)
-        raise UserError(f"{gone}. Nothing was built.")
+        raise UserError(f"{gone}.")
     if installer is None:
         where = Path(expand_home(env)).absolute() if env else paths.envs_dir()
         installer, why = default_installer(offline or bundle is not None, where.parent if env else where, lock)

@@ -71,12 +71,15 @@ def test_next_lines_say_an_unreachable_forecast_host_and_fit_80_columns(monkeypa
     forecast = shell_line("\n".join(lines), f"      {program} forecast")
     assert " ".join(forecast.split()) == f"{program} forecast --assets DIR/assets", lines
     assert any(line.strip().endswith("--assets DIR/assets") for line in lines), lines
-    # A line past 80 columns is one that holds a path longer than a line can (the test's long tmp_path), or one of
-    # the five files' names to copy by hand (walk 22 #5), whole: a name with spaces broken at them is not copyable.
+    # A line past 80 columns is one that holds a path longer than a line can (the test's long tmp_path). The five
+    # files' names to copy by hand (walk 22 #5) are each on rows of their own, a long one (with spaces) folded under
+    # its own start with its `#` kept (walk 37 #11: left whole, the terminal wrapped it into column 0 without `#`).
     files = first_forecast_files()
-    assert all(len(line) <= 80 or max(len(word) for word in line.split()) > 60
-               or line.removeprefix("      #     ") in files for line in lines), lines
-    assert [line for line in lines if line.removeprefix("      #     ") in files] == [f"      #     {f}" for f in files]
+    assert all(len(line) <= 80 or max(len(word) for word in line.split()) > 60 for line in lines), lines
+    for name in files:
+        at = next(i for i, line in enumerate(lines) if line.startswith(f"      #     {name.split()[0]}"))
+        rows = [lines[at], *(line for line in lines[at + 1:] if line.startswith("      #       "))]
+        assert " ".join(row.removeprefix("      #").strip() for row in rows) == name, (name, lines)
     # The export and the activate lines, copied as a block, run in a new shell (the state folder carried).
     commands = "\n".join(lines).replace(" \\\n", " ").splitlines()  # each command whole, as the shell reads it
     block = "\n".join(line.removeprefix("Next:").strip() for line in commands
@@ -180,3 +183,34 @@ def test_a_relative_or_tilde_state_folder_is_printed_as_the_absolute_one_in_use(
     monkeypatch.setenv("HOME", str(tmp_path / "home"))
     monkeypatch.setenv("GC_WIZARD_HOME", "~/st")
     assert activate_lines()[0] == f"export GC_WIZARD_HOME={tmp_path / 'home' / 'st'}"
+
+
+def test_every_row_of_a_comment_in_the_next_block_keeps_its_hash(monkeypatch, tmp_path):
+    """Walk 37 #11: `#     params/GraphCast_small - ERA5 1979-2015 - resolution 1.0 - pressure` went on with `levels 13
+    - …npz` in column 0 (the terminal wrapped the row), and a copied block held a line that is not a comment. Every
+    comment row, folded, starts with its `#`, whatever the length of the state folder and the program's path; the
+    gathering command, folded, is broken with ` \\` so that without its `#`s it pastes as one command."""
+    from wizard.after.next_steps import next_step_lines
+
+    program = str(_stand_in_wizard(tmp_path))
+    monkeypatch.setattr("wizard.after.next_steps.program_command", lambda: program)
+    for length in (5, 30, 60):
+        gatherer = f"{tmp_path / ('g' * length)}/gc-wizard"
+        monkeypatch.setenv("GC_WIZARD_HOME", str(tmp_path / ("s" * length)))
+        monkeypatch.setattr("wizard.after.next_steps.gather_command",
+                            lambda recipe, gatherer=gatherer: f"{gatherer} bundle {recipe} --out DIR --with-assets")
+        lines = next_step_lines("jax0.4.23-cpu", unreachable="storage.googleapis.com")
+        start = next(i for i, line in enumerate(lines) if "cannot be reached" in line)
+        end = next(i for i, line in enumerate(lines) if "--assets DIR/assets." in line)
+        block = lines[start:end + 1]
+        assert all(line.startswith("      # ") for line in block), [line for line in block if not line.startswith("      # ")]
+        # past 80 columns only a word longer than a row can hold, alone after its `#` (with the ` \\` of a command)
+        assert all(len(line) <= 80 or len(line.split()) <= 3 for line in block), [line for line in block if len(line) > 80]
+        at = next(i for i, line in enumerate(block) if line.startswith(f"      #     {tmp_path}"))
+        gather = [block[at]]
+        while gather[-1].endswith(" \\"):
+            gather.append(block[at + len(gather)])
+        gather = [line.removeprefix("      #").strip() for line in gather]
+        assert " ".join(row.removesuffix(" \\") for row in gather).endswith(
+            "/gc-wizard bundle jax0.4.23-cpu --out DIR --with-assets"), block
+        assert all(row.endswith(" \\") for row in gather[:-1]), block

@@ -8,6 +8,7 @@ from rich.text import Text
 from textual import work
 from textual.app import ComposeResult
 from textual.binding import Binding
+from textual.containers import VerticalScroll
 from textual.screen import Screen
 from textual.widgets import DataTable, Footer, Static
 
@@ -16,6 +17,7 @@ from wizard.tui.messages import HistorySized, RollbackRequested
 from wizard.tui.problems import problem_text
 from wizard.tui.screens.confirm import ConfirmScreen
 from wizard.tui.screens.verify import TIER_TITLES
+from wizard.tui.widgets.more_below import MoreBelow
 from wizard.tui.widgets.shown import Shown, masked
 
 
@@ -69,7 +71,11 @@ class HistoryScreen(Screen):
     def compose(self) -> ComposeResult:
         yield Shown("gc-wizard · History · ● marks the current environment", classes="title")
         yield DataTable(id="entries", cursor_type="row", zebra_stripes=False)
-        yield Shown("", id="history-note", markup=False)
+        # The selected entry in full, in a pane of its own that scrolls (Tab to it, then ↓): at 80×24 a cancelled
+        # entry's "r:" sentence and disk line were cut with nothing to say so (walk 37 #8).
+        with VerticalScroll(id="history-pane"):
+            yield Shown("", id="history-note", markup=False)
+        yield MoreBelow("history-pane", "Tab, then PgDn or ↓ scrolls", id="history-more")
         yield Footer(compact=True)
 
     def on_mount(self) -> None:
@@ -174,6 +180,7 @@ class HistoryScreen(Screen):
             if self.disk_total:
                 lines.append(self.disk_total)
         self.query_one("#history-note", Static).update("\n".join(self.warnings + lines))
+        self.query_one("#history-pane", VerticalScroll).scroll_home(animate=False)  # another entry: from its top
         self.refresh_bindings()
 
     def on_data_table_row_highlighted(self, event: DataTable.RowHighlighted) -> None:

@@ -17,6 +17,7 @@ from wizard.tui.messages import FactsReady, JobStateChanged
 from wizard.tui.problems import error_text, problem_text
 from wizard.tui.screens.prompt import PromptScreen
 from wizard.tui.widgets.footer import WrappingFooter
+from wizard.tui.widgets.more_below import MoreBelow
 from wizard.tui.widgets.shown import Shown
 
 
@@ -79,7 +80,7 @@ class MachineScreen(Screen[str]):
         with VerticalScroll(id="facts-pane"):
             yield Shown("", id="problems", markup=False)
             yield Shown("Detecting the NVIDIA driver, GPUs and CUDA libraries…", id="facts", markup=False)
-        yield Shown("", id="facts-more", markup=False)
+        yield MoreBelow("facts-pane", "PgDn or ↓ scrolls", "facts", id="facts-more")  # walk 21 #13
         # Outside the scrolling pane: on a small terminal (60×20) the memory figures and the
         # recommendation stay in view, and "Press Enter" is the last line, next to the keys.
         yield Shown("", id="memory", markup=False)
@@ -212,10 +213,6 @@ class MachineScreen(Screen[str]):
 
     def on_mount(self) -> None:
         self.query_one("#problems", Static).display = False
-        self.query_one("#facts-more", Static).display = False
-        pane = self.query_one("#facts-pane", VerticalScroll)
-        self.watch(pane, "scroll_y", lambda _: self.show_more(), init=False)
-        self.watch(pane, "virtual_size", lambda _: self.call_after_refresh(self.show_more), init=False)
         if self.facts is None:
             if self.slurm is not None:
                 self.query_one("#facts", Static).update(waiting_text(self.slurm, None))
@@ -224,23 +221,6 @@ class MachineScreen(Screen[str]):
             self.call_after_refresh(self.detect)
         else:
             self.show_facts()
-
-    def show_more(self) -> None:
-        """A line under the facts while some are out of view (walk 21 #13: Python, the environment, disk and RAM sat
-        below the fold, and only a scrollbar's thumb said so). Called after a refresh, it may run once the screen is
-        being taken down (the app leaving): then there is nothing left to say it on."""
-        panes = self.query("#facts-pane").results(VerticalScroll)
-        pane = next(panes, None)
-        if pane is None or not self.is_mounted:
-            return
-        hidden = round(pane.max_scroll_y - pane.scroll_y)
-        more = self.query_one("#facts-more", Static)
-        if hidden > 0:
-            more.update(f"↓ {hidden} more line{'s' if hidden != 1 else ''} of facts below: PgDn or ↓ scrolls")
-        more.display = hidden > 0
-
-    def on_resize(self) -> None:
-        self.call_after_refresh(self.show_more)
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action == "next":

@@ -19,6 +19,7 @@ from wizard.flows.recipe_list import (
     fetched_from_words,
     graphcast_label,
     group_by_graphcast,
+    unreachable_headline,
     unreachable_verdict,
 )
 from wizard.security import cut
@@ -36,7 +37,8 @@ def describe_match(match, installed: str | None = None, failed: str | None = Non
     if installed:
         lines += [installed_words(installed) + ": a new install builds another environment beside it (History lists them all).", ""]
     if match.compatible:
-        lines.append(f"Compatible with {match.machine}." + ("  RECOMMENDED" if match.recommended else ""))
+        headline = unreachable_headline(match) or f"Compatible with {match.machine}."  # as the list's "!" (walk 37 #10)
+        lines.append(headline + ("  RECOMMENDED" if match.recommended else ""))
         if match.summary and match.summary != "compatible":
             lines.append(match.summary[0].upper() + match.summary[1:] + ".")
     else:

@@ -8,7 +8,9 @@ Only the user's own scrolling (keys or wheel) stops following: inferring it from
 the log under pip, whose progress made the rows above the log grow, so the log's end moved away
 from a view that had not moved. Text is already clean (the core's LineAssembler strips ANSI and
 `\\r` progress). Lines longer than the pane are wrapped (continuations indented), so a long installer
-error stays readable at 80 columns without scrolling sideways.
+error stays readable at 80 columns without scrolling sideways. A log that follows stays at its end when its box
+changes size too: the result's lines above it grew when a rollback finished, the box shrank under a view that had not
+moved, and its last line was hidden until End (walk 37 #9).
 """
 
 from __future__ import annotations
@@ -49,6 +51,11 @@ class _FollowedLog(Log):
         self._stop_following()
         super()._on_mouse_scroll_up(event)
 
+    def on_resize(self) -> None:
+        parent = self.parent
+        if isinstance(parent, LiveLog):  # after the new layout: only then is the end known in the box's new size
+            self.call_after_refresh(parent.keep_at_end)
+
 
 def wrap_line(text: str, width: int) -> list[str]:
     """`text` cut into rows of at most `width` cells; continuation rows start with "  ↳ "."""
@@ -84,6 +91,11 @@ class LiveLog(Vertical):
 
     def on_mount(self) -> None:
         self.set_interval(1 / 20, self.flush)
+
+    def keep_at_end(self) -> None:
+        """While following, the view on the log's last line (its box was resized: the screen's rows above grew)."""
+        if self.following and self.is_mounted:
+            self.query_one(Log).scroll_end(animate=False, immediate=True, x_axis=False)
 
     # Thread-safe feeders -------------------------------------------------------------------------
     def add_line(self, text: str) -> None:

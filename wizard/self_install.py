@@ -97,6 +97,17 @@ def self_install() -> SelfInstall:
                        source_risk=source_risk(source))
 
 
+def installed_source(env: Path) -> str | None:
+    """The source the gc-wizard installed in environment `env` came from, read as `self_install` reads its own ("" for
+    an index); None when `env` holds no gc-wizard. For `paths._lasting_install` (walk 37 #1)."""
+    from importlib.metadata import distributions  # deferred: only the printed lines of a cached run ask
+
+    for site in sorted(env.glob("lib/python*/site-packages")):
+        for info in distributions(name=DIST, path=[str(site)]):
+            return _source(info)[0]
+    return None
+
+
 def source_risk(source: str) -> str:
     """Why another user could change `source` (a local folder or file gc-wizard was installed from), in words that
     follow its path; "" for a URL, an unknown source, or one only the reader and root can change."""

@@ -1589,7 +1589,7 @@ def program_command() -> str:
 
     if zip_archive() is not None:  # this zipapp, not a gc-wizard the interpreter may have installed too
         return " ".join(shell_word(part) for part in program_argv())
-    if in_uv_cache(Path(sys.prefix)) or in_pipx_run_cache(Path(sys.prefix)):  # an environment that goes by itself
+    if ephemeral_tool_env() is not None:  # an environment that goes by itself
         return _run_again_command(pipx=not in_uv_cache(Path(sys.prefix)))
     own = Path(sys.prefix) / "bin" / "gc-wizard"
     if own.exists() and script_interpreter_problem(own) is not None:  # a moved or copied venv (P7)
@@ -1607,6 +1607,14 @@ def program_command() -> str:
     if own.exists():
         return shell_word(str(own.absolute()))
     return _module_command()
+
+
+def ephemeral_tool_env() -> Path | None:
+    """This run's own environment when its runner keeps it in a cache and deletes it by itself (`uvx` / `uv tool
+    run`: `in_uv_cache`; `pipx run`: `in_pipx_run_cache`), else None: nothing printed or exported for later may name a
+    folder in it (`program_command`; `activate`'s PATH, walk 37 #2)."""
+    prefix = Path(sys.prefix)
+    return prefix if in_uv_cache(prefix) or in_pipx_run_cache(prefix) else None
 
 
 def in_uv_cache(path: Path) -> bool:

@@ -1551,6 +1551,22 @@ def wizard_command() -> str:
     return f"GC_WIZARD_HOME={shell_word(home)} {me}" if home else me
 
 
+#: gc-wizard on the machine with internet, installed there as `self_install.carry_words` says (a venv of its own,
+#: `.venv`, made in the folder where the command is run): never this machine's program path.
+ELSEWHERE_PROGRAM = ".venv/bin/gc-wizard"
+
+
+def elsewhere_command(arguments: str) -> str:
+    """`gc-wizard ARGUMENTS` as a sentence tells the user to run it ON ANOTHER MACHINE (the one with internet that
+    gathers a bundle or the forecast's files): the one wording of every such sentence, and one `runnable` leaves as it
+    is (it rewrites only a quoted bare `gc-wizard` into this machine's program).
+
+    Why: walk 37 #4 — forecast's fix said "Or there, `/home/lab2/gc-wizard/.venv/bin/gc-wizard bundle …`", this
+    server's path, for the machine where the sentence itself had just said to make a fresh `.venv`; the install's
+    Next: block said a bare `gc-wizard bundle …` for the same step."""
+    return f"{ELSEWHERE_PROGRAM} {arguments}"
+
+
 def runnable(text: str, command: str | None = None) -> str:
     """`text` with each `gc-wizard …` it quotes in backticks as a new login shell runs it (`command`, else
     `wizard_command`): the one program name of every hint, Next and fix line built from a sentence.

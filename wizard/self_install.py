@@ -247,7 +247,8 @@ def carry_words() -> str:
         # Walk 27 (vague "here"): "install it the same way" left a newcomer to guess how it was installed here; the steps are said.
         return (f"gc-wizard is not on PyPI: copy {shell_word(source)} to that machine and, in the folder that holds "
                 f"the copy, install it into a venv of its own, `python3 -m venv .venv && .venv/bin/pip install {name}`")
-    if source:
-        return f"gc-wizard is not on PyPI: install it there with `pip install {shell_word(source)}`"
+    if source:  # the venv `paths.elsewhere_command` names (walk 37 #4)
+        return (f"gc-wizard is not on PyPI: install it there into a venv of its own, "
+                f"`python3 -m venv .venv && .venv/bin/pip install {shell_word(source)}`")
     return ("gc-wizard is not on PyPI: copy the folder it was installed from there and install it as its README's "
             "Quick start does")

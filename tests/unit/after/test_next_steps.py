@@ -64,7 +64,7 @@ def test_next_lines_say_an_unreachable_forecast_host_and_fit_80_columns(monkeypa
     lines = next_step_lines("jax0.4.23-cpu", unreachable="storage.googleapis.com")
     text = " ".join(" ".join(line.strip().removeprefix("Next:").strip().lstrip("# ") for line in lines).split())
     assert "storage.googleapis.com cannot be reached from here" in text
-    assert "      #     gc-wizard bundle jax0.4.23-cpu --out DIR --with-assets" in lines  # as the Done screen says it
+    assert "      #     .venv/bin/gc-wizard bundle jax0.4.23-cpu --out DIR --with-assets" in lines  # as the Done screen says it
     forecast = next(i for i, line in enumerate(lines) if line.startswith(f"      {program} forecast"))
     assert "\n".join(lines[forecast:forecast + 2]).endswith(" \\\n          --assets DIR/assets")
     # A line past 80 columns is one that holds a path longer than a line can (the test's long tmp_path), or one of

@@ -365,7 +365,8 @@ def _main(argv: list[str]) -> int:
         guard.install_handlers()
         return args.run(args)
     except WizardError as exc:
-        code, message = exc.exit_code, str(exc)
+        # every command's error, as the CLI's lines say theirs (`commands.output.runnable`, walk 37 #6)
+        code, message = exc.exit_code, paths.runnable(str(exc))
     except guard.Stopped as exc:
         code, message = exc.exit_code, f"stopped by {exc.what}; nothing was left half-done."
     except KeyboardInterrupt:

@@ -1553,6 +1553,22 @@ def wizard_command() -> str:
     return f"GC_WIZARD_HOME={shell_word(home)} {me}" if home else me
 
 
+#: gc-wizard on the machine with internet, installed there as `self_install.carry_words` says (a venv of its own,
+#: `.venv`, made in the folder where the command is run): never this machine's program path.
+ELSEWHERE_PROGRAM = ".venv/bin/gc-wizard"
+
+
+def elsewhere_command(arguments: str) -> str:
+    """`gc-wizard ARGUMENTS` as a sentence tells the user to run it ON ANOTHER MACHINE (the one with internet that
+    gathers a bundle or the forecast's files): the one wording of every such sentence, and one `runnable` leaves as it
+    is (it rewrites only a quoted bare `gc-wizard` into this machine's program).
+
+    Why: walk 37 #4 — forecast's fix said "Or there, `/home/lab2/gc-wizard/.venv/bin/gc-wizard bundle …`", this
+    server's path, for the machine where the sentence itself had just said to make a fresh `.venv`; the install's
+    Next: block said a bare `gc-wizard bundle …` for the same step."""
+    return f"{ELSEWHERE_PROGRAM} {arguments}"
+
+
 def runnable(text: str, command: str | None = None) -> str:
     """`text` with each `gc-wizard …` it quotes in backticks as a new login shell runs it (`command`, else
     `wizard_command`): the one program name of every hint, Next and fix line built from a sentence.
@@ -1591,7 +1607,7 @@ def program_command() -> str:
 
     if zip_archive() is not None:  # this zipapp, not a gc-wizard the interpreter may have installed too
         return " ".join(shell_word(part) for part in program_argv())
-    if in_uv_cache(Path(sys.prefix)) or in_pipx_run_cache(Path(sys.prefix)):  # an environment that goes by itself
+    if ephemeral_tool_env() is not None:  # an environment that goes by itself
         return _run_again_command(pipx=not in_uv_cache(Path(sys.prefix)))
     own = Path(sys.prefix) / "bin" / "gc-wizard"
     if own.exists() and script_interpreter_problem(own) is not None:  # a moved or copied venv (P7)
@@ -1609,6 +1625,14 @@ def program_command() -> str:
     if own.exists():
         return shell_word(str(own.absolute()))
     return _module_command()
+
+
+def ephemeral_tool_env() -> Path | None:
+    """This run's own environment when its runner keeps it in a cache and deletes it by itself (`uvx` / `uv tool
+    run`: `in_uv_cache`; `pipx run`: `in_pipx_run_cache`), else None: nothing printed or exported for later may name a
+    folder in it (`program_command`; `activate`'s PATH, walk 37 #2)."""
+    prefix = Path(sys.prefix)
+    return prefix if in_uv_cache(prefix) or in_pipx_run_cache(prefix) else None
 
 
 def in_uv_cache(path: Path) -> bool:
@@ -1639,10 +1663,73 @@ def _run_again_command(*, pipx: bool) -> str:
     from wizard.self_install import self_install
 
     found = self_install()
+    installed = None if found.source_risk else _lasting_install(found.source)
+    if installed is not None:
+        return installed
     source = found.source if found.source and not found.source_risk else "gc-wizard"
     if pipx:
         return "pipx run gc-wizard" if source == "gc-wizard" else f"pipx run --spec {shell_word(source)} gc-wizard"
-    return f"{lasting_uv('uvx', 'tool run')} --from {shell_word(source)} gc-wizard"
+    return f"{_uv_trust_prefix()}{lasting_uv('uvx', 'tool run')} --from {shell_word(source)} gc-wizard"
+
+
+def _lasting_install(source: str) -> str | None:
+    """The absolute path of an installed gc-wizard that outlives the runner's cache and was built from the same
+    `source` as this run ("" for the index): the `--from DIR` folder's own `.venv/bin/gc-wizard` (README's Quick
+    start), else the one PATH finds outside uv's cache (a `uv tool install`, pipx's); None when there is none.
+
+    Why: walk 37 #1 — run as `uvx --system-certs --from ~/gc-wizard gc-wizard`, every Next: line was `uv tool run
+    --from ~/gc-wizard gc-wizard …`, which resolves gc-wizard's dependencies from the index again: behind a
+    TLS-inspecting proxy it failed (and `eval "$(…activate)"` said nothing), while
+    `~/gc-wizard/.venv/bin/gc-wizard` needs no index at all."""
+    import shutil
+
+    candidates = [Path(source) / ".venv" / "bin" / "gc-wizard"] if source.startswith("/") else []
+    found = shutil.which("gc-wizard", path=_lasting_path())
+    if found:
+        candidates.append(Path(found).absolute())
+    for script in candidates:
+        if _installed_from(script) == source:
+            return shell_word(str(script))
+    return None
+
+
+def _installed_from(script: Path) -> str | None:
+    """The source the gc-wizard of console script `script` was installed from ("" for the index), when the script
+    starts its own environment's Python and that environment lasts (not in uv's or `pipx run`'s cache); else None."""
+    try:
+        real = script.resolve(strict=True)
+    except (OSError, RuntimeError):
+        return None
+    if not os.access(real, os.X_OK) or in_uv_cache(real) or in_pipx_run_cache(real.parent.parent):
+        return None
+    named = _script_python(real)
+    if named is None or not os.path.exists(named) or os.path.realpath(os.path.dirname(named)) != str(real.parent):
+        return None
+    # deferred: reads a dist-info, only when the lines are printed
+    from wizard.self_install import installed_source
+
+    return installed_source(real.parent.parent)
+
+
+def _lasting_path() -> str:
+    """This run's PATH without the folders in uv's cache: uv puts its cached environment's bin folder on this run's
+    PATH, and a new shell's PATH lacks it."""
+    return os.pathsep.join(folder for folder in os.environ.get("PATH", "").split(os.pathsep)
+                           if folder and not in_uv_cache(Path(folder)))
+
+
+def _uv_trust_prefix() -> str:
+    """What a printed `uvx` line needs in front to pass this machine's TLS as this run did: the uv trust variable
+    set for this run (`SSL_CERT_FILE`, `SSL_CERT_DIR`, `UV_SYSTEM_CERTS`, `UV_NATIVE_TLS`; a new shell may lack it),
+    else, where the trust rule finds uv lacking what pip trusts (`installer_files.uv_trust_env`), that CA; "" when
+    uv needs nothing. `uv --system-certs` given on uv's command line leaves no trace this run can read, so the rule
+    is what stands in for it (walk 37 #1)."""
+    # deferred: only when the lines are printed
+    from wizard.installer_files import uv_trust_env, uv_trust_setting
+
+    chosen = uv_trust_setting(os.environ)
+    carried = ({chosen: os.environ[chosen]} if chosen in os.environ else {}) if chosen else uv_trust_env(os.environ)
+    return "".join(f"{name}={shell_word(value)} " for name, value in carried.items())
 
 
 def lasting_uv(name: str = "uv", words: str = "") -> str:
@@ -1652,9 +1739,7 @@ def lasting_uv(name: str = "uv", words: str = "") -> str:
     clean` deletes (33rd hostile pass (part B) P6)."""
     import shutil
 
-    # uv puts its cached environment's bin folder on this run's PATH; a new shell's PATH lacks it
-    lasting = os.pathsep.join(folder for folder in os.environ.get("PATH", "").split(os.pathsep)
-                              if folder and not in_uv_cache(Path(folder)))
+    lasting = _lasting_path()
 
     def on_path(program: str) -> bool:
         return shutil.which(program, path=lasting) is not None
@@ -1741,6 +1826,19 @@ def script_interpreter_problem(script: Path) -> str | None:
     when it sits in this interpreter's own bin folder (a venv's `python3.11` and `python` both do; resolving the file
     itself would take a copied venv's Python for the base Python both link to)."""
 
+    named = _script_python(script)
+    if named is None:
+        return None
+    if not os.path.exists(named):
+        return f"its #! line names {named}, which is not there"
+    if os.path.realpath(os.path.dirname(named)) != os.path.realpath(os.path.dirname(sys.executable)):
+        return f"its #! line names {named}, another Python than this one"
+    return None
+
+
+def _script_python(script: Path) -> str | None:
+    """The interpreter console script `script` names by its absolute path (its `#!` line, or pip's `exec` line after
+    `#!/bin/sh` for a long path); None when it names none (`#!/usr/bin/env python3`) or cannot be read."""
     try:
         with open(script, "rb") as handle:
             head = handle.read(4096).split(b"\n")
@@ -1754,11 +1852,7 @@ def script_interpreter_problem(script: Path) -> str | None:
         named = head[1][len(_SH_EXEC):].split(b'"', 1)[0].decode("utf-8", "replace")
     if not named.startswith("/") or os.path.basename(named) in ("env", "sh", "bash"):
         return None
-    if not os.path.exists(named):
-        return f"its #! line names {named}, which is not there"
-    if os.path.realpath(os.path.dirname(named)) != os.path.realpath(os.path.dirname(sys.executable)):
-        return f"its #! line names {named}, another Python than this one"
-    return None
+    return named
 
 
 def program_note() -> str | None:

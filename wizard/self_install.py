@@ -97,6 +97,17 @@ def self_install() -> SelfInstall:
                        source_risk=source_risk(source))
 
 
+def installed_source(env: Path) -> str | None:
+    """The source the gc-wizard installed in environment `env` came from, read as `self_install` reads its own ("" for
+    an index); None when `env` holds no gc-wizard. For `paths._lasting_install` (walk 37 #1)."""
+    from importlib.metadata import distributions  # deferred: only the printed lines of a cached run ask
+
+    for site in sorted(env.glob("lib/python*/site-packages")):
+        for info in distributions(name=DIST, path=[str(site)]):
+            return _source(info)[0]
+    return None
+
+
 def source_risk(source: str) -> str:
     """Why another user could change `source` (a local folder or file gc-wizard was installed from), in words that
     follow its path; "" for a URL, an unknown source, or one only the reader and root can change."""
@@ -236,7 +247,8 @@ def carry_words() -> str:
         # Walk 27 (vague "here"): "install it the same way" left a newcomer to guess how it was installed here; the steps are said.
         return (f"gc-wizard is not on PyPI: copy {shell_word(source)} to that machine and, in the folder that holds "
                 f"the copy, install it into a venv of its own, `python3 -m venv .venv && .venv/bin/pip install {name}`")
-    if source:
-        return f"gc-wizard is not on PyPI: install it there with `pip install {shell_word(source)}`"
+    if source:  # the venv `paths.elsewhere_command` names (walk 37 #4)
+        return (f"gc-wizard is not on PyPI: install it there into a venv of its own, "
+                f"`python3 -m venv .venv && .venv/bin/pip install {shell_word(source)}`")
     return ("gc-wizard is not on PyPI: copy the folder it was installed from there and install it as its README's "
             "Quick start does")

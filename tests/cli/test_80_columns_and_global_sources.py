@@ -53,7 +53,7 @@ def test_history_fits_80_columns_and_keeps_ids_and_paths_whole(tiny):
         assert any(line.strip().endswith(entry["env"]) for line in lines)  # the path whole, for copying
     assert next(line for line in lines if b["entry_id"] in line).startswith("● ")
     assert any(line.startswith("    ! ") for line in lines)  # the failed one says why, cut to the width
-    assert "rollback [ID]" in proc.stdout and "remove ID" in proc.stdout
+    assert proc.stdout.split("Go back:")[1].splitlines()[0].endswith(" rollback") and "remove ID" in proc.stdout
 
 
 def test_sources_before_the_command_count_as_after_it(tiny, tmp_path):

@@ -8,7 +8,7 @@ import venv
 
 import pytest
 
-from tests.fixtures.cli import run_inproc
+from tests.fixtures.cli import bare_program, run_inproc
 from tests.fixtures.state import last_json
 from wizard.cli import COMMANDS
 from wizard.commands.options import normalize_cluster_words
@@ -51,7 +51,7 @@ def test_with_json_the_failure_is_the_last_line(no_srun):
 ])
 def test_misplaced_or_stray_cluster_options_are_one_sentence(argv, says, no_srun):
     proc = run_inproc(*argv)
-    assert proc.returncode == 2 and says in proc.stderr, proc.stderr
+    assert proc.returncode == 2 and says in bare_program(proc.stderr), proc.stderr
     assert "Traceback" not in proc.stderr
 
 

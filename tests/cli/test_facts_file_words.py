@@ -7,7 +7,7 @@ import json
 
 import pytest
 
-from tests.fixtures.cli import run_inproc
+from tests.fixtures.cli import bare_program, run_inproc
 from tests.fixtures.state import last_json
 
 
@@ -43,5 +43,5 @@ def test_a_missing_or_unknown_field_of_an_entry_is_named(saved):
 def test_detect_s_text_saved_instead_of_its_json_says_so(tmp_path, isolated_state):
     path = tmp_path / "facts.txt"
     path.write_text(run_inproc("detect").stdout)
-    said = _said(path)
+    said = bare_program(_said(path))
     assert "save `gc-wizard detect --json > FILE` instead" in said and "Expecting value" not in said

@@ -115,7 +115,8 @@ def test_an_unreachable_bucket_is_a_forecast_result_with_its_finding_and_a_comma
     # Walk 19 #5: the cause is the error, the fix is said once (the finding's), with the env's recipe in it.
     assert data["error"].startswith("cannot reach 127.0.0.1: ") and "bundle" not in data["error"]
     fix = data["findings"][0]["fix"]
-    assert "`gc-wizard bundle jax0.4.23-cpu --out DIR --with-assets`" in fix
+    # the gathering command runs on the other machine: gc-wizard as installed there, never this machine's (walk 37 #4)
+    assert "`.venv/bin/gc-wizard bundle jax0.4.23-cpu --out DIR --with-assets`" in fix
     assert f"`{wizard_command()} forecast --assets DIR/assets`" in fix and "RECIPE" not in json.dumps(data)
     assert data["model"].startswith("GraphCast_small") and data["dataset"].startswith("source-era5")
     assert data["findings"][0]["evidence"] == [data["error"]]  # the cause, not the fix again (walk 21 #3)
@@ -156,10 +157,11 @@ def test_without_the_bucket_the_fix_and_help_say_how_gc_wizard_gets_to_the_other
     env = _env_whose_bucket_is_unreachable(tmp_path, monkeypatch, closed_indexes)
     fix = last_json(run_inproc("forecast", "--env", str(env), "--json"))["findings"][0]["fix"]
     assert f"({carry_words()})" in fix and "gc-wizard is not on PyPI" in fix
-    assert fix.index("copy these five files") < fix.index("`gc-wizard bundle jax0.4.23-cpu --out DIR --with-assets`")
+    assert fix.index("copy these five files") < fix.index("`.venv/bin/gc-wizard bundle jax0.4.23-cpu --out DIR")
     helped = " ".join(run_inproc("forecast", "--help", env={"COLUMNS": "80"}).stdout.split("example:")[-1].split())
     assert "Without storage.googleapis.com (the bucket) here:" in helped and "--assets DIR here" in helped
-    assert "it is not on PyPI: `pip install` a copy of this checkout" in helped and "--with-assets" in helped
+    assert "it is not on PyPI: `pip install` a copy of this checkout" in helped
+    assert "`.venv/bin/gc-wizard bundle RECIPE --out DIR --with-assets`" in helped
 
 
 def test_a_forecast_never_runs_an_env_python_that_leads_to_a_script(tmp_path):

@@ -7,6 +7,7 @@ from __future__ import annotations
 import re
 import shutil
 
+from tests.fixtures.cli import bare_program
 from tests.fixtures.state import last_json, run_cli
 
 
@@ -32,6 +33,6 @@ def test_kernel_list_names_what_is_registered_and_install_says_what_it_froze(tin
     assert (kernel["name"], kernel["env"], kernel["env_exists"]) == ("lab-k", str(env), True)
     shutil.rmtree(env)
     gone = run_cli("kernel", "list", env=variables)
-    assert "(gone: `gc-wizard kernel remove --name lab-k` takes the kernel away)" in gone.stdout
+    assert "(gone: `gc-wizard kernel remove --name lab-k` takes the kernel away)" in bare_program(gone.stdout)
     wrong = run_cli("kernel", "list", "--name", "x", env=variables)
     assert wrong.returncode == 2 and "Traceback" not in wrong.stderr

@@ -10,6 +10,7 @@ import sys
 
 import pytest
 
+from tests.fixtures.cli import bare_program
 from wizard.cli import COMMANDS, build_parser, main
 from wizard.errors import ExitCode
 
@@ -92,7 +93,7 @@ def test_report_to_a_folder_that_does_not_exist_creates_nothing(tmp_path, capsys
 def test_the_app_refuses_a_bundle_instead_of_ignoring_it(capsys):
     """`gc-wizard --bundle DIR` (no command): said and refused, never a silent install from the network."""
     assert main(["--bundle", "/srv/gc-bundle"]) == ExitCode.BAD_INPUT
-    err = capsys.readouterr().err
+    err = bare_program(capsys.readouterr().err)
     assert "gc-wizard install RECIPE --bundle /srv/gc-bundle" in err and "Traceback" not in err
 
 

@@ -7,7 +7,7 @@ import shutil
 import subprocess
 from pathlib import Path
 
-from tests.fixtures.cli import run_inproc
+from tests.fixtures.cli import bare_program, run_inproc
 from tests.fixtures.state import last_json
 
 
@@ -244,7 +244,7 @@ def test_an_in_place_install_killed_mid_way_is_restored_by_rolling_back_to_its_i
     (killed,) = tiny.history()
     assert killed["status"] == "failed" and killed["interrupted"] and killed["mode"] == "in-place"
     assert killed["snapshot"] == ["old-tool==0.5", "pkg-a==1.0"]
-    note = " ".join(start.stderr.split())
+    note = bare_program(" ".join(start.stderr.split()))
     assert f"changing {env} in place" in note and f"gc-wizard rollback {killed['id']}" in note, start.stderr
     assert "puts back the 2 packages it had before" in note
     assert "was interrupted" not in " ".join(run_cli("history").stderr.split())  # said once, when it is found

@@ -6,6 +6,7 @@ import json
 import shlex
 import venv
 
+from tests.fixtures.cli import bare_program
 from tests.fixtures.results import install_result
 from wizard.errors import ExitCode
 from wizard.install.envs import write_marker
@@ -189,7 +190,7 @@ def test_leaving_after_k_does_not_ask_for_the_kernel_again(tmp_path, monkeypatch
     assert "kernel install" not in _unfolded(lines)
     assert any(line.startswith("Next: ") for line in lines) and "module install" in _unfolded(lines)
     # Walk 22 #10: the kernel lives outside the state folder, so the lines left name it and how it goes away.
-    said = " ".join(" ".join(lines).split())
+    said = bare_program(" ".join(" ".join(lines).split()))
     assert (f"Jupyter kernel gc-wizard-jax0.4.23-cpu runs it: {spec} (outside the state folder; `gc-wizard kernel "
             "remove` takes it away).") in said, said
 

@@ -283,7 +283,7 @@ def test_history_and_recipes_fit_a_real_80_column_pane(tmp_path, tiny):
     env = wizard_env(tmp_path, "xterm", profile="no-nvidia")
     recipe_ids = [r["id"] for r in json.loads(run_cli("recipes", "--json", env=env).stdout.splitlines()[-1])]
     entry_ids = [e["id"] for e in _history()]
-    for command, ids, end in ((["recipes"], recipe_ids, "Next,"), (["history"], entry_ids, "Delete an old one:")):
+    for command, ids, end in ((["recipes"], recipe_ids, "Next,"), (["history"], entry_ids, "● current")):
         pane = Tmux()
         try:
             script = f"{shlex.join([sys.executable, '-m', 'wizard', *command])}; echo END-OF-OUTPUT; sleep 60"

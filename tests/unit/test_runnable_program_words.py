@@ -83,3 +83,45 @@ def test_the_recipe_lists_name_the_program_for_a_failed_check_and_the_first_scre
     named = last_failed_checks(history, named=True)["jax0.4.23-cpu"]
     assert f"`{ME} diagnose /tmp/install-1.log` names the cause" in named and "`gc-wizard" not in named
     assert "`gc-wizard diagnose /tmp/install-1.log`" in last_failed_checks(history)["jax0.4.23-cpu"]
+
+
+def test_every_cli_line_and_error_names_the_program(program, capsys):
+    """Walk 37 #6: rollback's unknown-id error (`history.store`), the errors of `commands.options` and `install.bundle`
+    printed `gc-wizard history` bare. The CLI's one way out for lines and errors (`commands.output.say`/`warn`, and the
+    error line `cli.main` ends with) names the program; a command for another machine is left as it is."""
+    from wizard.commands.output import say, warn
+
+    say(f"see `gc-wizard history`; there, `{paths.elsewhere_command('bundle r')}`")
+    warn("There is no history entry '[ID]'; see `gc-wizard history`.")
+    out, err = capsys.readouterr()
+    assert out == f"see `{ME} history`; there, `.venv/bin/gc-wizard bundle r`\n"
+    assert err == f"gc-wizard: There is no history entry '[ID]'; see `{ME} history`.\n"
+
+
+def test_the_error_line_of_a_command_names_the_program(program, isolated_state):
+    from tests.fixtures.cli import run_inproc
+
+    proc = run_inproc("rollback", "[ID]")
+    err = " ".join(proc.stderr.split())
+    assert proc.returncode != 0
+    assert "no history entry" in err and f"`{ME} history`" in err and "`gc-wizard history`" not in err, err
+
+
+def test_the_kernel_lines_left_after_the_app_name_the_program(program, monkeypatch):
+    from wizard.after import kernel
+
+    monkeypatch.setattr(kernel, "gc_wizard_kernels", lambda: [{"name": "gc-x", "path": "/k/gc-x", "env": "/e"}])
+    assert kernel.kernel_lines("/e") == [f"Jupyter kernel gc-x runs it: /k/gc-x (outside the state folder; `{ME} "
+                                         "kernel remove` takes it away)."]
+    assert f"`{ME} kernel remove` takes it away." in kernel.kernel_question()
+
+
+def test_the_logged_run_it_again_line_is_read_back_whatever_program_it_names():
+    """The install log's "to run this install again" line names the program a new shell runs (walk 37 #6), and
+    `diagnose` still reads it back (an older log's bare `gc-wizard` too)."""
+    from wizard.verify.diagnose import again_words
+
+    expected = ("gc-wizard", "install", "jax0.4.23-cpu", "--graphcast-src", "/src")
+    for program_words in ("gc-wizard", ME, f"GC_WIZARD_HOME=/s {ME}", "PYTHONPATH=/w /v/bin/python -m wizard"):
+        assert again_words(f"{program_words} install jax0.4.23-cpu --graphcast-src /src") == expected
+    assert again_words(f"{ME} install jax0.4.23-cpu --rm-rf /") is None

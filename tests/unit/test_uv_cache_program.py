@@ -37,6 +37,11 @@ def uvx_run(tmp_path, monkeypatch):
     monkeypatch.setattr(sys, "prefix", str(env))
     monkeypatch.setenv("PATH", f"{env / 'bin'}:/nonexistent")
     monkeypatch.setenv("UV", str(started))
+    # no TLS setting of this machine's reaches the printed uvx line (`paths._uv_trust_prefix`)
+    monkeypatch.setenv("PIP_CONFIG_FILE", "/dev/null")
+    monkeypatch.setenv("UV_NO_CONFIG", "1")
+    for name in ("SSL_CERT_FILE", "SSL_CERT_DIR", "UV_SYSTEM_CERTS", "UV_NATIVE_TLS", "PIP_CERT"):
+        monkeypatch.delenv(name, raising=False)
     monkeypatch.setattr("wizard.self_install.self_install",
                         lambda: SelfInstall(manager="uv", source="", editable=False, python=str(env / "bin/python")))
     return env, tools, started
@@ -89,3 +94,64 @@ def test_a_pipx_run_names_pipx_run_not_its_cached_program(tmp_path, monkeypatch)
     assert paths.program_command() == "pipx run --spec /src/gc-wizard gc-wizard"
     (home / "shared" / "pyvenv.cfg").unlink()  # a folder called .cache, not pipx's: its own program, as before
     assert not paths.program_command().startswith("pipx")  # its path may hold "pipx" (the test folder does)
+
+
+def _installed(folder, source, *, editable=False):
+    """A lasting environment at `folder` whose console script starts its own Python and whose gc-wizard came from
+    `source` (a local folder, or "" for the index), as pip or uv leave it."""
+    python = _program(folder / "bin", "python")
+    script = _program(folder / "bin", "gc-wizard")
+    script.write_text(f"#!{python}\nimport sys\n")
+    info = folder / "lib" / "python3.11" / "site-packages" / "gc_wizard-0.1.0.dist-info"
+    info.mkdir(parents=True)
+    (info / "METADATA").write_text("Metadata-Version: 2.1\nName: gc-wizard\nVersion: 0.1.0\n")
+    if source:
+        editable_words = ', "dir_info": {"editable": true}' if editable else ', "dir_info": {}'
+        (info / "direct_url.json").write_text(f'{{"url": "file://{source}"{editable_words}}}')
+    return script
+
+
+def _from_source(monkeypatch, source):
+    monkeypatch.setattr("wizard.self_install.self_install",
+                        lambda: SelfInstall(manager="uv", source=str(source), editable=False, python=""))
+
+
+def test_a_uvx_run_from_a_folder_names_that_folders_own_installed_program(uvx_run, monkeypatch, tmp_path):
+    """Walk 37 #1: run as `uvx --from ~/gc-wizard gc-wizard`, the Next: lines re-ran `uv tool run --from …`, which
+    resolves from the index again (and failed behind a TLS-inspecting proxy); README's `.venv/bin/gc-wizard` in that
+    folder, installed from it, needs no index."""
+    source = tmp_path / "checkout"
+    script = _installed(source / ".venv", str(source), editable=True)
+    _from_source(monkeypatch, source)
+    assert paths.program_command() == str(script)
+    # a .venv whose gc-wizard came from elsewhere is another program: not named
+    other = tmp_path / "other"
+    _installed(other / ".venv", "/somewhere/else")
+    _from_source(monkeypatch, other)
+    assert paths.program_command().endswith(f"--from {other} gc-wizard")
+
+
+def test_a_uv_tool_installed_program_on_path_is_named_by_its_path(uvx_run, monkeypatch, tmp_path):
+    env, _tools, _started = uvx_run
+    source = tmp_path / "src"
+    source.mkdir()
+    script = _installed(tmp_path / "uv-tools" / "gc-wizard", str(source))
+    links = tmp_path / "local-bin"
+    links.mkdir()
+    (links / "gc-wizard").symlink_to(script)
+    monkeypatch.setenv("PATH", f"{env / 'bin'}:{links}")
+    _from_source(monkeypatch, source)
+    assert paths.program_command() == str(links / "gc-wizard")
+
+
+def test_a_uvx_line_carries_the_tls_choice_uv_needs_here(uvx_run, monkeypatch, tmp_path):
+    """With no lasting program, the printed `uv tool run` passes TLS as this run did: the trust variable set for this
+    run, else the CA pip trusts where uv has none (the wizard's own trust rule)."""
+    _env, _tools, started = uvx_run
+    monkeypatch.setenv("UV_SYSTEM_CERTS", "1")
+    assert paths.program_command() == f"UV_SYSTEM_CERTS=1 {started} tool run --from gc-wizard gc-wizard"
+    monkeypatch.delenv("UV_SYSTEM_CERTS")
+    ca = tmp_path / "site ca.pem"
+    ca.write_text("-----BEGIN CERTIFICATE-----\n")
+    monkeypatch.setenv("PIP_CERT", str(ca))
+    assert paths.program_command() == f"SSL_CERT_FILE='{ca}' {started} tool run --from gc-wizard gc-wizard"

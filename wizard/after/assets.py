@@ -119,14 +119,14 @@ def local_copy_words() -> str:
     neither the files nor how to make that folder, and a new lab member stopped there (the seventeenth walk's second
     problem); walk 28 #17: the CLI's fix sent them to run `gc-wizard bundle` elsewhere without saying how gc-wizard
     gets there, as the app's lines did. The command for this machine is the one that works in a new shell here
-    (`wizard_command`: walk 18 found a bare `gc-wizard` that was not on PATH); the one for the other machine stays the
-    bare name, as installed there."""
+    (`wizard_command`: walk 18 found a bare `gc-wizard` that was not on PATH); the one for the other machine is
+    `paths.elsewhere_command`'s, as installed there (walk 37 #4)."""
     # Deferred: reads gc-wizard's own install, only for these words.
     from wizard.self_install import carry_words
 
     files = "; ".join(f"'{name}'" for name in first_forecast_files())
     return (f"On a machine that can reach it, copy these five files from {BUCKET_URL}{PREFIXES[0]} into DIR/assets, "
-            f"keeping their folders: {files}. Or there, `gc-wizard bundle {RECIPE_PLACEHOLDER} --out DIR --with-assets` "
+            f"keeping their folders: {files}. Or there, `{paths.elsewhere_command(f'bundle {RECIPE_PLACEHOLDER} --out DIR --with-assets')}` "
             f"gathers them into DIR/assets, with every wheel of the recipe ({carry_words()}). Copy that folder here, "
             f"then `{paths.wizard_command()} forecast --assets DIR/assets`.")
 

@@ -383,9 +383,9 @@ def gc_wizard_kernels(environ: Mapping[str, str] | None = None) -> list[dict[str
 def kernel_question() -> str:
     """What the app asks before k writes a kernel: where it goes, outside the state folder, and how it is taken away
     (walk 22 #10: k wrote into Jupyter's folder without a word, where a GC_WIZARD_HOME was meant to keep it all)."""
-    return (f"Register this environment as a Jupyter kernel? Its kernel.json goes into "
-            f"{jupyter_data_dir() / 'kernels'}/, Jupyter's own folder, outside gc-wizard's state folder; "
-            "`gc-wizard kernel remove` takes it away.")
+    return runnable(f"Register this environment as a Jupyter kernel? Its kernel.json goes into "
+                    f"{jupyter_data_dir() / 'kernels'}/, Jupyter's own folder, outside gc-wizard's state folder; "
+                    "`gc-wizard kernel remove` takes it away.")
 
 
 def kernel_lines(env: str | os.PathLike[str] | None) -> list[str]:
@@ -394,8 +394,8 @@ def kernel_lines(env: str | os.PathLike[str] | None) -> list[str]:
     if not env:
         return []
     wanted = os.path.abspath(str(env))
-    return [f"Jupyter kernel {k['name']} runs it: {k['path']} (outside the state folder; `gc-wizard kernel remove` "
-            "takes it away)." for k in gc_wizard_kernels() if k.get("env") and os.path.abspath(k["env"]) == wanted]
+    return [runnable(f"Jupyter kernel {k['name']} runs it: {k['path']} (outside the state folder; `gc-wizard kernel "
+                     "remove` takes it away).") for k in gc_wizard_kernels() if k.get("env") and os.path.abspath(k["env"]) == wanted]
 
 
 def kernel_remove(env: str | os.PathLike[str] | None = None, name: str | None = None, *,

@@ -11,7 +11,7 @@ import re
 from pathlib import Path
 
 from wizard import paths
-from wizard.paths import program_command
+from wizard.paths import elsewhere_command, program_command
 from wizard.security import expand_home, shell_word
 from wizard.self_install import (
     carry_words as carry_words,  # its words live with what they read (one tie each way)
@@ -57,9 +57,9 @@ def next_steps(recipe: str, assets: str | None = None, unreachable: str | None =
 
 
 def gather_command(recipe: str) -> str:
-    """The command that gathers the forecast's files on a machine that reaches their host (the bare name, as
-    installed there)."""
-    return f"gc-wizard bundle {recipe} --out DIR --with-assets"
+    """The command that gathers the forecast's files on a machine that reaches their host (`paths.elsewhere_command`:
+    gc-wizard as installed there)."""
+    return elsewhere_command(f"bundle {recipe} --out DIR --with-assets")
 
 
 def unreachable_lines(host: str, recipe: str, then: str = "give it with --assets DIR/assets") -> list[str]:

@@ -32,6 +32,7 @@ from wizard.flows.forecast import (
     outcome_lines,
     run_forecast,
 )
+from wizard.paths import elsewhere_command
 from wizard.patterns import whole_number
 
 
@@ -120,7 +121,8 @@ NO_BUCKET_HELP = (
     "Without storage.googleapis.com (the bucket) here: on a machine that reaches it, copy the five files a first "
     "forecast reads (a forecast run here names them) into DIR, keeping their folders params/, dataset/ and stats/, "
     "then give --assets DIR here. Or install gc-wizard there (it is not on PyPI: `pip install` a copy of this "
-    "checkout) and run `gc-wizard bundle RECIPE --out DIR --with-assets`, then --assets DIR/assets here.")
+    f"checkout into a venv of its own) and run `{elsewhere_command('bundle RECIPE --out DIR --with-assets')}`, then "
+    "--assets DIR/assets here.")
 
 
 def configure(sub) -> list[argparse.ArgumentParser]:

@@ -97,16 +97,22 @@ def history_table(rows: list[dict[str, Any]], total: int, columns: int) -> list[
             rest = " ".join(line.strip() for line in why[2:])  # the third row holds the rest, cut to fit
             out += why[:2] + ([fit(f"      {rest}", columns)] if rest else [])
     out.append("")
-    out.append("● current" + ("   * interrupted (a wizard stopped mid-way)" if any(r.get("interrupted") for r in rows)
-                              else ""))
+    # Each legend and command only where it has something to act on (walk 37 #7: with only a cancelled entry the
+    # "● current" legend and "Delete an old one" were printed for nothing current or deletable).
+    legend = [*(["● current"] if any(r["current"] for r in rows) else []),
+              *(["* interrupted (a wizard stopped mid-way)"] if any(r.get("interrupted") for r in rows) else [])]
+    out += ["   ".join(legend)] if legend else []
     out += wrapped(disk_total_words(total, installers_of(rows)), columns)
     me = wizard_command()
     try:
         back = can_go_back(read_history())
     except WizardError:
         back = False
-    out += [f"Go back:           {me} rollback [ID]"] if back else []
-    out += [f"Delete an old one: {me} remove ID"]
+    # `rollback` without an id goes back to the previous working environment (`can_go_back` says there is one) and
+    # asks first: a line that runs as pasted (walk 37 #7: `rollback [ID]` pasted said "no history entry '[ID]'").
+    out += [f"Go back:           {me} rollback"] if back else []
+    if any(r["kind"] == "install" and not r["current"] and r.get("env_exists") for r in rows):
+        out += [f"Delete an old one: {me} remove ID"]
     return out
 
 

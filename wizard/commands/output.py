@@ -53,13 +53,25 @@ def json_line(value: Any) -> str:
 
 
 def say(text: str = "") -> None:
-    sys.stdout.write(text + "\n")
+    sys.stdout.write(runnable(text) + "\n")
     sys.stdout.flush()
 
 
 def warn(text: str) -> None:
-    sys.stderr.write(f"gc-wizard: {text}\n")
+    sys.stderr.write(f"gc-wizard: {runnable(text)}\n")
     sys.stderr.flush()
+
+
+def runnable(text: str) -> str:
+    """`text` with each `gc-wizard …` it quotes as a new login shell runs it (`paths.runnable`): the CLI's one way out
+    for every line, so a sentence built anywhere below (an error of `history.store`, `install.bundle`, the options)
+    never prints a bare `gc-wizard` that is not on PATH (walk 37 #6). A command for another machine is not such a
+    quote (`paths.elsewhere_command`)."""
+    if "`gc-wizard" not in text:
+        return text
+    from wizard import paths  # deferred: only a line that quotes the program needs it (start-up time)
+
+    return paths.runnable(text)
 
 
 def confirm(question: str, *, assume_yes: bool) -> bool:

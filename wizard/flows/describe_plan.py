@@ -14,6 +14,7 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
+from wizard import paths
 from wizard.flows.describe_check import check_estimate_words
 from wizard.flows.install_line import install_command as install_command  # its home: a module of its own
 from wizard.flows.install_line import install_line as install_line
@@ -87,7 +88,7 @@ def index_down_words(plan: Plan, index: str) -> str:
     bundle = bundled[0] if bundled else None
     way = (f"{in_sentence(bundled[1])} came from the bundle {bundle}: install from it again "
            f"(`--bundle {shell_word(bundle)}`)" if bundled else
-           f"where an index answers, `gc-wizard bundle {recipe} --out DIR` gathers everything; copy DIR here and give "
+           f"where an index answers, `{paths.elsewhere_command(f'bundle {recipe} --out DIR')}` gathers everything; copy DIR here and give "
            "`--bundle DIR` (or a wheelhouse: --find-links DIR --offline)")
     return f"the index {index} cannot be reached from here, so the packages step would fail: {way}."
 

@@ -324,8 +324,10 @@ class _Transaction:
         _note(self.log, f"{installing_words(self.plan)}; GraphCast v{self.recipe.graphcast.version}"
                         + (f" from {given}" if given else ""))
         # Then how to run it again, every option it took, by the plan's one builder: `diagnose` on a stopped run's log
-        # gives this line back (walk 33 #3: its own line dropped `--alternative`, so pasted it was refused).
-        _note(self.log, AGAIN_NOTE + install_command(self.plan, "gc-wizard", self.options.slurm, self.options))
+        # gives this line back (walk 33 #3: its own line dropped `--alternative`, so pasted it was refused). Its program
+        # as a new login shell runs it (walk 37 #6: a bare `gc-wizard` that was not on PATH).
+        _note(self.log, AGAIN_NOTE + install_command(self.plan, paths.wizard_command(), self.options.slurm,
+                                                     self.options))
         if self.plan.mode == "in-place":
             # Before anything changes: what is there now, so it can be restored exactly.
             previous = envs.read_marker(self.env)

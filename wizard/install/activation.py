@@ -39,6 +39,7 @@ from wizard.detect.libpath import (
     split_preload,
 )
 from wizard.install.envs import MARKER, EnvMarker, marker_problem, read_marker
+from wizard.paths import ephemeral_tool_env
 from wizard.recipes.runtime_env import FLAG_VARIABLES, PLACE_VARIABLES, allowed, flag_file, xla_flag_places
 from wizard.security import expand_home, known_home
 from wizard.source_trust import swap_risk
@@ -697,6 +698,17 @@ def stray_other_entries(env: Path, environ: Mapping[str, str]) -> list[str]:
 _NOT_SHADOWING = frozenset({"setup", "test", "tests", "docs", "examples", "site", "conftest"})
 
 
+def _without_own_tool_env(path: str | None) -> str | None:
+    """PATH without the bin folder of this run's own environment when uvx or `pipx run` keeps it in a cache
+    (`paths.ephemeral_tool_env`): the runner put it on this process's PATH only, the user's shell never had it, and
+    exported (or restored by `deactivate`) it outlived `uv cache clean` (walk 37 #2). Left out without a word, as it
+    was never the user's."""
+    own = ephemeral_tool_env()
+    if own is None or not path:
+        return path
+    return os.pathsep.join(entry for entry in path.split(os.pathsep) if not _inside(entry, own))
+
+
 def _remember_part(act: Activation, saved: Mapping[str, str | None], environ: Mapping[str, str],
                    base: Callable[[str], str | None]) -> None:
     """Each touched variable's pre-activation value; the ones only an earlier activation touched
@@ -728,7 +740,8 @@ def compute_activation(env: str | os.PathLike[str], environ: Mapping[str, str] |
 
     def base(name: str) -> str | None:
         # Start from the value before the first activation in this shell, if there was one.
-        return saved[name] if name in saved else environ.get(name)
+        value = saved[name] if name in saved else environ.get(name)
+        return _without_own_tool_env(value) if name == "PATH" else value
 
     act = Activation(env=env_path, marker=marker)
     act.notes.append(f"activates {_describe_marker(env_path, marker)}")

@@ -21,6 +21,7 @@ from pathlib import Path
 
 from wizard.install.indexes import IndexSetting, index_for_host
 from wizard.installer_files import UV_SYSTEM_CERTS, uv_trust_gap
+from wizard.paths import elsewhere_command
 from wizard.recipes.alternatives import python_download_words
 from wizard.security import redact_secrets, shell_word
 
@@ -303,7 +304,7 @@ def advice_for(hosts: list[Unreachable], recipe=None, python_version: str = "3.1
                          "machine with internet.")
             return " ".join(parts)
         parts.append(f"{lead}: on a machine with internet (same OS "
-                     f"and CPU) run `gc-wizard bundle {rid}{given} --out gc-bundle --python "
+                     f"and CPU) run `{elsewhere_command(f'bundle {rid}{given}')} --out gc-bundle --python "
                      f"{short_version(python_version)} --graphcast-src DIR`, copy `gc-bundle` here, then `gc-wizard "
                      f"install {rid}{' --recipes-dir gc-bundle/recipes' if folder else ''} --bundle gc-bundle` (no "
                      f"network at all). Or a wheelhouse: `{command}`, copied here, then "

@@ -23,6 +23,7 @@ from packaging.utils import canonicalize_name
 
 from wizard.errors import UserError
 from wizard.installer_files import CertificatesRefused, tls_context, uv_setting
+from wizard.paths import elsewhere_command
 from wizard.patterns import ascii_digits
 from wizard.recipes.loader import Alternative, Recipe
 
@@ -202,5 +203,5 @@ def links_sentence(recipe: Recipe, unreachable: list[str] | tuple[str, ...]) -> 
         offers = "; ".join(f"--alternative {a.id} ({a.title}{'' if a.gpu_checked else ', ' + GPU_CHECK})"
                            for a in recipe.alternatives)
         return f"{text} The same stack can come from PyPI instead: {offers}."
-    return (f"{text} Bring the wheels on a bundle made where {hosts} answers (`gc-wizard bundle {recipe.id}`), "
+    return (f"{text} Bring the wheels on a bundle made where {hosts} answers (`{elsewhere_command(f'bundle {recipe.id}')}`), "
             "or as a wheelhouse given with --find-links DIR --offline.")

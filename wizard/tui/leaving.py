@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from wizard import paths
 from wizard.security import cut
 
 if TYPE_CHECKING:
@@ -35,7 +36,8 @@ def _said(text: str, indent: str = "") -> list[str]:
     walk 21 #17 found `/tmp/walk21/state/en` / `vs/…` where the terminal wrapped it)."""
     from wizard.wrap import wrap  # deferred: only the lines left after the app need it
 
-    return wrap(text, 80, indent, indent + "  ")
+    # each quoted `gc-wizard …` as a new login shell runs it (walk 37 #6: "`gc-wizard kernel remove` takes it away")
+    return wrap(paths.runnable(text), 80, indent, indent + "  ")
 
 
 def farewell(result: InstallResult | None, assets: str | None = None, unreachable: str | None = None, *,

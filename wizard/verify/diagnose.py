@@ -1609,7 +1609,7 @@ def unrecognised(text: str) -> Unrecognised | None:
 #: The line an install's log holds after its first: the `install` line that runs the same install again, with every
 #: option it took (`flows.transaction`'s note, by the plan's one builder `describe_plan.install_command`).
 AGAIN_NOTE = "to run this install again: "
-_AGAIN_NOTE = re.compile(r"^\[gc-wizard\] " + re.escape(AGAIN_NOTE) + r"(?P<line>gc-wizard install [^\n]+)$", re.MULTILINE)
+_AGAIN_NOTE = re.compile(r"^\[gc-wizard\] " + re.escape(AGAIN_NOTE) + r"(?P<line>[^\n]+ install [^\n]+)$", re.MULTILINE)
 #: The options an install line may name (`flows.install_line.install_line`, `SlurmTarget.flags`): a logged line with any
 #: other is not one the wizard wrote, and is not offered.
 _AGAIN_OPTIONS = frozenset({"--recipes-dir", "--env", "--installer", "--python", "--alternative", "--with-notebook",
@@ -1625,6 +1625,11 @@ def again_words(line: str) -> tuple[str, ...] | None:
         words = shlex.split(line)
     except ValueError:
         return None
+    # The program as the install printed it for a new shell (`paths.wizard_command`: a path, `GC_WIZARD_HOME=… PYTHON
+    # -m wizard`; walk 37 #6), or a bare `gc-wizard` in an older log: only what follows `install` is read, and shown
+    # again with this run's program (`again_line`).
+    start = words.index("install") if "install" in words[1:] else 0
+    words = ["gc-wizard", *words[start:]] if start else words
     if len(words) < 3 or words[:2] != ["gc-wizard", "install"] or not is_recipe_id(words[2]):
         return None
     for word in words[3:]:

@@ -13,6 +13,7 @@ from pathlib import Path
 
 import pytest
 
+from tests.fixtures.cli import bare_program
 from tests.fixtures.state import run_cli
 
 
@@ -36,7 +37,7 @@ def test_a_rollback_to_an_env_whose_python_is_gone_says_it_is_broken(tiny, break
     proc = run_cli("rollback", a["entry_id"], "--yes", "--no-verify", "--json")
     out = proc.stdout + proc.stderr
     assert proc.returncode == 2 and "Traceback" not in out
-    error = json.loads(proc.stdout.splitlines()[-1])["error"]
+    error = bare_program(json.loads(proc.stdout.splitlines()[-1])["error"])
     assert f"{env} (entry {a['entry_id']}) is broken" in error and f"gc-wizard remove {a['entry_id']}" in error
     assert "is gone" not in out and "--clear" not in out and "UV_VENV_CLEAR" not in out
     assert _current(tiny) == b["entry_id"] and env.is_dir()
@@ -72,7 +73,7 @@ def test_a_rollbacks_advice_to_remove_is_given_only_where_remove_works(tiny, iso
     (isolated_state / "logs").mkdir(exist_ok=True)
     for entry_id, env in edited.items():
         proc = run_cli("rollback", entry_id, "--yes", "--no-verify", "--json")
-        error = json.loads(proc.stdout.splitlines()[-1])["error"]
+        error = bare_program(json.loads(proc.stdout.splitlines()[-1])["error"])
         assert proc.returncode == 2 and f"{env} (entry {entry_id}) is broken" in error, error
         assert "gc-wizard remove" not in error and "cannot be rolled back to" in error, error
         assert "gc-wizard install tiny-a" in error
@@ -81,7 +82,7 @@ def test_a_rollbacks_advice_to_remove_is_given_only_where_remove_works(tiny, iso
     env = Path(a["env"])
     (env / "bin" / "python").unlink()
     proc = run_cli("rollback", a["entry_id"], "--yes", "--no-verify", "--json")
-    assert f"gc-wizard remove {a['entry_id']}" in json.loads(proc.stdout.splitlines()[-1])["error"]
+    assert f"gc-wizard remove {a['entry_id']}" in bare_program(json.loads(proc.stdout.splitlines()[-1])["error"])
     assert run_cli("remove", a["entry_id"], "--yes").returncode == 0 and not env.exists()
 
 
@@ -111,7 +112,7 @@ def test_a_rollback_never_changes_an_environment_this_history_did_not_make(tiny,
                 item["env"] = str(env)
         path.write_text(json.dumps(data, indent=1))
         proc = run_cli("rollback", a["entry_id"], "--yes", "--no-verify", "--json")
-        error = json.loads(proc.stdout.splitlines()[-1])["error"]
+        error = bare_program(json.loads(proc.stdout.splitlines()[-1])["error"])
         assert proc.returncode == 2 and "Traceback" not in proc.stderr
         assert f"{env} (entry {a['entry_id']}) is an environment gc-wizard did not make" in error, error
         assert "Nothing changed" in error
@@ -133,7 +134,7 @@ def test_an_environment_path_that_is_no_folder_is_named_at_once(tiny, isolated_s
     shutil.rmtree(env)
     os.mkfifo(env) if kind == "fifo" else env.write_text("not an env\n")
     proc = run_cli("rollback", a["entry_id"], "--yes", "--no-verify", "--json", timeout=60)
-    error = json.loads(proc.stdout.splitlines()[-1])["error"]
+    error = bare_program(json.loads(proc.stdout.splitlines()[-1])["error"])
     what = "a named pipe (FIFO)" if kind == "fifo" else "a file"
     assert proc.returncode == 2 and f"{env} (entry {a['entry_id']}) is not an environment: it is {what}" in error
     assert "nothing changed" in error and _current(tiny) == b["entry_id"]
@@ -161,7 +162,7 @@ def test_an_environment_path_that_is_a_dead_link_is_named_at_once(tiny, isolated
         other.symlink_to(env)
         what = "is a symbolic link that loops"
     proc = run_cli("rollback", a["entry_id"], "--yes", "--no-verify", "--json", timeout=60)
-    error = json.loads(proc.stdout.splitlines()[-1])["error"]
+    error = bare_program(json.loads(proc.stdout.splitlines()[-1])["error"])
     assert proc.returncode == 2 and f"{env} (entry {a['entry_id']}) {what}" in error, error
     assert f"`rm {env}`" in error and "nothing changed" in error
     assert "os error" not in error and "Too many levels" not in error

@@ -12,6 +12,7 @@ from pathlib import Path
 
 import pytest
 
+from tests.fixtures.cli import bare_program
 from tests.fixtures.state import last_json, run_cli
 
 
@@ -49,7 +50,7 @@ def test_a_recorded_set_naming_a_source_the_wizard_never_records_is_refused_by_e
     line = forged.format(outside=outside)
     _edit_packages(a["entry_id"], [line, "pkg-a==1.0"])
     proc = run_cli("rollback", a["entry_id"], "--yes", "--no-verify", "--json")
-    error = last_json(proc)["error"]
+    error = bare_program(last_json(proc)["error"])
     assert proc.returncode == 2 and "Traceback" not in proc.stderr
     assert error.startswith(f"{os.environ['GC_WIZARD_HOME']}/history.json, line ") and f"entry {a['entry_id']}" in error
     assert repr(line) in error and "nothing changed" in error
@@ -138,7 +139,7 @@ def test_a_rebuild_from_a_changed_or_edited_wheelhouse_is_refused(tiny, tmp_path
     pwn = tmp_path / "PWN"
     proc = run_cli("rollback", a["entry_id"], "--yes", "--no-verify", "--json", env={"GCW_PWN": str(pwn)})
     assert proc.returncode == 2, (proc.stdout, proc.stderr)
-    error = last_json(proc)["error"]
+    error = bare_program(last_json(proc)["error"])
     assert "Traceback" not in proc.stderr
     assert f"entry {a['entry_id']}" in error and "sha256" in error and "nothing changed" in error, error
     assert "pkg_a-1.0" in error
@@ -159,7 +160,7 @@ def test_a_rebuild_from_a_wheelhouse_with_no_recorded_hash_is_refused(tiny, tmp_
                                   if not line.strip().startswith("--hash")))
     proc = run_cli("rollback", a["entry_id"], "--yes", "--no-verify", "--json")
     assert proc.returncode == 2, (proc.stdout, proc.stderr)
-    error = last_json(proc)["error"]
+    error = bare_program(last_json(proc)["error"])
     assert "no sha256 was recorded for pkg-a==1.0" in error and "gc-wizard install tiny-a" in error, error
     assert not Path(a["env"]).exists()
 
@@ -179,7 +180,7 @@ def test_a_resync_from_a_changed_wheelhouse_stops_before_changing_the_env(tiny, 
     shutil.copy(evil_wheel, next(Path(tiny.house.path).glob("pkg_a-1.0-*.whl")))
     proc = run_cli("rollback", a["entry_id"], "--yes", "--no-verify", "--json")
     assert proc.returncode == 1, (proc.stdout, proc.stderr)
-    error = last_json(proc)["error"]
+    error = bare_program(last_json(proc)["error"])
     assert "sha256" in error and "pkg_a-1.0" in error and "the current environment is unchanged" in error, error
     assert not list(Path(a["env"]).glob("lib/python*/site-packages/zz_evil.pth"))
     assert next(e["id"] for e in tiny.history() if e["current"]) == b["entry_id"]
@@ -205,7 +206,7 @@ def test_a_saved_package_list_that_cannot_be_read_is_named_for_what_it_is(tiny, 
         said = f"the package list it saved with each wheel's sha256, {frozen}, is gone (no such file)"
     proc = run_cli("rollback", a["entry_id"], "--yes", "--no-verify", "--json")
     assert proc.returncode == 2, (proc.stdout, proc.stderr)
-    error = last_json(proc)["error"]
+    error = bare_program(last_json(proc)["error"])
     assert said in error and "nothing changed" in error and "gc-wizard install tiny-a" in error, error
     assert "no sha256 was recorded" not in error and "Traceback" not in proc.stderr
     assert not Path(a["env"]).exists() and not (tmp_path / "nowhere.txt").exists()
@@ -242,7 +243,7 @@ def test_the_advice_for_a_changed_or_gone_graphcast_file_keeps_the_recorded_sour
     else:
         wheel.unlink()
     proc = run_cli("rollback", a["entry_id"], "--yes", "--no-verify", "--json")
-    error = last_json(proc)["error"]
+    error = bare_program(last_json(proc)["error"])
     assert proc.returncode == 2 and "Traceback" not in proc.stderr
     words = _advised_install(error)
     assert words[:2] == ["install", "tiny-a"]
@@ -329,7 +330,7 @@ def test_an_in_place_undo_puts_back_only_what_the_wizard_recorded_from_places_no
     pwn = tmp_path / "PWN"
     proc = run_cli("rollback", entry["id"], "--yes", "--no-verify", "--json", env={"GCW_PWN": str(pwn)})
     assert proc.returncode == 2, (proc.stdout, proc.stderr)
-    error = last_json(proc)["error"]
+    error = bare_program(last_json(proc)["error"])
     assert "Traceback" not in proc.stderr and said in error and "nothing changed" in error, error
     assert "history.json" in error
     assert _site(env) == before and not pwn.exists()

@@ -20,7 +20,7 @@ def test_a_host_that_does_not_answer_is_named_and_one_that_does_is_not(tmp_path,
 def test_the_words_name_the_host_the_gathering_command_and_the_option():
     lines = unreachable_lines("storage.googleapis.com", "jax0.4.23-cpu")
     assert lines[0].startswith("storage.googleapis.com cannot be reached from here")
-    assert lines[1] == "    gc-wizard bundle jax0.4.23-cpu --out DIR --with-assets" and "--assets DIR/assets" in lines[-1]
+    assert lines[1] == "    .venv/bin/gc-wizard bundle jax0.4.23-cpu --out DIR --with-assets" and "--assets DIR/assets" in lines[-1]
 
 
 def test_the_words_say_how_gc_wizard_gets_there_and_name_the_five_files(monkeypatch):
@@ -41,6 +41,7 @@ def test_the_words_say_how_gc_wizard_gets_there_and_name_the_five_files(monkeypa
     assert lines[-1] == "then copy that folder here and press f to give it."
     monkeypatch.setattr("wizard.self_install.self_install", lambda: SelfInstall("uv", "git+https://h/gc.git@v1", False,
                                                                                 "/p"))
-    assert "install it there with `pip install git+https://h/gc.git@v1`" in unreachable_lines("h", "r")[2]
+    assert ("install it there into a venv of its own, `python3 -m venv .venv && .venv/bin/pip install "
+            "git+https://h/gc.git@v1`") in unreachable_lines("h", "r")[2]
     monkeypatch.setattr("wizard.self_install.self_install", lambda: SelfInstall("", "", False, "/p"))
     assert "copy the folder it was installed from there" in unreachable_lines("h", "r")[2]

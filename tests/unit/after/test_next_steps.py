@@ -65,7 +65,7 @@ def test_next_lines_say_an_unreachable_forecast_host_and_fit_80_columns(monkeypa
     lines = next_step_lines("jax0.4.23-cpu", unreachable="storage.googleapis.com")
     text = " ".join(" ".join(line.strip().removeprefix("Next:").strip().lstrip("# ") for line in lines).split())
     assert "storage.googleapis.com cannot be reached from here" in text
-    assert "      #     gc-wizard bundle jax0.4.23-cpu --out DIR --with-assets" in lines  # as the Done screen says it
+    assert "      #     .venv/bin/gc-wizard bundle jax0.4.23-cpu --out DIR --with-assets" in lines  # as the Done screen says it
     # Read across the fold (`tests.fixtures.cli.shell_line`): where the command breaks, if at all, depends on the
     # length of the test's own path, never on what it says; the option and its value stay on one row.
     forecast = shell_line("\n".join(lines), f"      {program} forecast")

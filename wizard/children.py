@@ -664,7 +664,7 @@ def child_environ(env: dict[str, str] | None = None, notes: list[str] | None = N
     """A copy of `env` (default: this process's environment) for any child the wizard starts, by the one rule every
     child takes: what the loader would load from a place another user could swap left out (`guard_child_loader`,
     each said once at the end of the run and appended to `notes`; `what` names whose loading), and git's
-    command-line settings left out (`without_git_settings`).
+    own variables left out but the few `GIT_KEPT` names (`without_git_settings`).
 
     Why one rule: `run_capture` and the installer steps took both, while detect's probes (`detect.deadline`), the
     srun that runs `detect` on a node (`detect.slurm`), its scancel (`detect.srun_job`) and verify's probe
@@ -686,24 +686,56 @@ def guard_child_loader(env: dict[str, str], notes: list[str] | None = None, *,
     return env
 
 
-#: git's command-line settings as its children get them: `git -c KEY=VALUE` (and `--config-env`) are handed on as
-#: `GIT_CONFIG_PARAMETERS`, and `GIT_CONFIG_COUNT` with `GIT_CONFIG_KEY_<n>`/`GIT_CONFIG_VALUE_<n>` set any key.
-_GIT_SETTINGS = re.compile(r"GIT_CONFIG_(?:PARAMETERS|COUNT|KEY_.*|VALUE_.*)\Z", re.DOTALL)
+#: git's own variables a child is handed from the wizard's environment (an allow-list; every other `GIT_…` is left
+#: out), with why each is safe to keep:
+GIT_KEPT: dict[str, str] = {
+    # Which settings files git reads: those very files are judged by the swap rule (`installer_files.git_files`
+    # reads these three as git does), so leaving them out would have git read files nobody judged.
+    "GIT_CONFIG_GLOBAL": "names the global settings file, judged by the settings files' swap rule",
+    "GIT_CONFIG_SYSTEM": "names the system settings file, judged by the settings files' swap rule",
+    "GIT_CONFIG_NOSYSTEM": "a switch that only leaves the system settings file unread",
+    # The wizard's own switch for unattended runs (`runner.NO_INPUT_ENV`): it only stops git asking on the terminal.
+    "GIT_TERMINAL_PROMPT": "a switch that only stops git asking on the terminal",
+    # The program git asks for a login: kept only where no other user could change it (`program_risk`, the PATH
+    # rule) — the wizard's own, in its 0700 folder, for a `git+https://user:password@…` source.
+    "GIT_ASKPASS": "kept only when it names a program no other user could change",
+}
+#: What git (and the ssh it starts) read outside `GIT_…` that names a program to run: git's last choice of a program
+#: to ask for a login, after `GIT_ASKPASS` and `core.askPass`. Left out as they are.
+OTHER_GIT_PROGRAMS = ("SSH_ASKPASS",)
 
 
 def without_git_settings(env: dict[str, str]) -> dict[str, str]:
-    """`env` without git's command-line settings (`_GIT_SETTINGS`); changed and returned.
+    """`env` without git's variables (every `GIT_…` but `GIT_KEPT`, and `OTHER_GIT_PROGRAMS`); changed and returned.
 
-    Why: each such variable sets any key of git's configuration, and several run a program (`core.fsmonitor`,
-    `core.sshCommand`, `credential.helper=!…`, `protocol.ext.allow`): the git uv starts for a git GraphCast source ran
-    them. An installer step never got one (`runner.PASSED_VARS` names none, so `build_env` leaves them out), while a
-    child started through `run_capture` — uv's compile for a lock, its freeze, its download for a bundle — got the
-    wizard's whole environment with them in it (fixers' leftover after the 34th hostile pass). Left out for every
-    child, as for the steps: nothing is lost that git's own settings files (judged by `installer_files.git_files`)
-    cannot say."""
-    for name in [name for name in env if _GIT_SETTINGS.match(name)]:
+    Why an allow-list: git reads some 170 variables of its own, and many name a program, a folder of programs, a
+    repository or a place it writes — `GIT_EXEC_PATH` (its `git-upload-pack` …), `GIT_TEMPLATE_DIR` (hooks copied into
+    each clone and run), `GIT_DIR`/`GIT_WORK_TREE`/`GIT_OBJECT_DIRECTORY`/`GIT_ALTERNATE_OBJECT_DIRECTORIES`,
+    `GIT_SSH`/`GIT_SSH_COMMAND`/`GIT_PROXY_COMMAND`/`GIT_EXTERNAL_DIFF`/`GIT_EDITOR`/`GIT_PAGER`, `GIT_TRACE*` (a file
+    it appends to), `GIT_ALLOW_PROTOCOL` (lets `ext::` run a command) — and new ones come with each release; the git
+    uv and pip start for a git GraphCast source needs none of them. 36th hostile pass (part A) P1: with
+    `GIT_TEMPLATE_DIR` or `GIT_EXEC_PATH` at another user's folder, the git that bundle's `pip wheel git+file://…`
+    started (a `run_capture` child, given the wizard's whole environment) ran their hooks and their `git-upload-pack`
+    as root; the earlier rule left out only git's command-line settings (`GIT_CONFIG_PARAMETERS`, `GIT_CONFIG_COUNT`
+    with `GIT_CONFIG_KEY_<n>`/`GIT_CONFIG_VALUE_<n>`, which set any key: `core.fsmonitor`, `core.sshCommand`).
+    Installer steps already got none but their own (`runner.PASSED_VARS` names none); the same rule now holds for
+    every child, a step's own variables included. Left out silently, as the steps' allow-list does."""
+    for name in [name for name in env if _git_left_out(name, env[name])]:
         del env[name]
     return env
+
+
+def _git_left_out(name: str, value) -> bool:
+    """Whether `without_git_settings` leaves `name` (with `value`) out."""
+    if name in OTHER_GIT_PROGRAMS:
+        return True
+    if not name.startswith("GIT_"):
+        return False
+    if name not in GIT_KEPT:
+        return True
+    if name == "GIT_ASKPASS":  # a program by its full path, which no other user could change
+        return not isinstance(value, str) or not os.path.isabs(value) or program_risk(value) is not None
+    return False
 
 
 #: The variables the libraries of gc-wizard's own process and of every child read on their own, each naming a file or

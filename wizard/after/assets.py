@@ -46,6 +46,7 @@ from wizard.security import (
     redact_secrets,
     shell_word,
 )
+from wizard.source_trust import refuse_swappable_source
 from wizard.web_login import split_login
 
 #: The public bucket, as the newer notebooks and every rival read it.
@@ -208,7 +209,8 @@ def open_source(location: str | None, words: SourceWords = CLI_WORDS) -> Source:
         return source
     if "://" in location:
         raise UserError(f"{words.place(repr(location))}: only a folder or an http(s):// URL is taken.")
-    folder = Path(expand_home(location)).resolve()
+    named = words.place(location) if given != "GC_WIZARD_ASSETS" else f"GC_WIZARD_ASSETS={location}"
+    folder = refuse_local(named, Path(expand_home(location)), "the asset folder")
     if not folder.is_dir():
         raise UserError(f"{words.place(location)}: {bounded.not_a_folder(folder)}.")
     inside = _layout_below(folder)
@@ -219,6 +221,20 @@ def open_source(location: str | None, words: SourceWords = CLI_WORDS) -> Source:
     if not os.path.lexists(sums_path):
         return Source(str(folder) + os.sep)
     return Source(str(folder) + os.sep, parse_sums(_read_sums(sums_path), str(sums_path)), str(sums_path))
+
+
+def refuse_local(named: str, path: Path, what: str) -> Path:
+    """Where a local asset folder or file leads once every link is followed, after the swap rule every other source
+    is held to (`source_trust.refuse_swappable_source`: the folders on its way, the links it follows, and for a folder
+    everything in it and where its links lead); UserError naming the place another user could change, before any file
+    is read.
+
+    Why: 36th hostile pass (part B) P3 — `--assets DIR` and GC_WIZARD_ASSETS were only `resolve()`d: root's forecast,
+    `forecast --list` and `bundle --with-assets` read another user's folder and followed their links (one to
+    /etc/shadow), and the bundle vouched for their files as the published ones."""
+    return refuse_swappable_source(named, path, what, harm="use their files as the forecast's weights and data "
+                                   "(and a bundle would carry them as the published ones)",
+                                   untouched="no file in it was read")
 
 
 def _holds_layout(folder: Path) -> bool:
@@ -629,12 +645,14 @@ def fetch(source: Source, asset: Asset, *, progress: Progress | None = None,
     if source.sums_file is not None and expected is None:
         _unlisted(source, asset)
     if source.is_local:
-        path = Path(source.location) / asset.relpath
+        shown = Path(source.location) / asset.relpath
+        # Each file again, as it is read (the folder was judged when opened): what is checked is what is read.
+        path = refuse_local(str(shown), shown, "the file")
         if not path.is_file():
-            raise UserError(f"{path} does not exist.")
+            raise UserError(f"{shown} does not exist.")
         digest = sha256_of(path, cancel) if expected else ""
-        _check(path, digest, expected, "its SHA256SUMS")
-        check_format(path)
+        _check(path, digest, expected, "its SHA256SUMS", shown=shown)
+        check_format(path, shown=shown)
         return Fetched(asset, path, digest, bool(expected), False)
     where = urllib.parse.urlsplit(source.location)  # the host and port name the cache folder, never a password
     folder = cache_dir() / f"{where.hostname}{f'_{where.port}' if where.port else ''}" / where.path.strip("/")
@@ -682,10 +700,12 @@ def check_format(path: Path, shown: Path | None = None) -> None:
         head = handle.read(16)
     starts, what = rule
     if not head.startswith(starts):
+        # Never the bytes themselves (36th hostile pass (part B) P3: a link to /etc/shadow printed its first bytes
+        # to the terminal and the log): what the file is not, and what it looks like where that is known.
         looks = " (it looks like an HTML page: an error page saved under the file's name?)" \
             if head.lstrip().lower().startswith((b"<!doctype", b"<html", b"<?xml")) else ""
-        raise AssetError(f"{shown or path} is not {what}: it starts with {head[:8]!r}{looks}. It is damaged or not "
-                         "the published file, and was not used; copy it again from where it came from.")
+        raise AssetError(f"{shown or path} is not {what}: its first bytes are not those of one{looks}. It is "
+                         "damaged or not the published file, and was not used; copy it again from where it came from.")
 
 
 def _made(folder: Path) -> Path:

@@ -8,7 +8,9 @@ now carries gc-wizard as a wheel and every distribution it needs at run time, an
 How, with nothing but what this gc-wizard already has (no index, no build backend): each dependency is packed again
 from the distribution installed beside this gc-wizard — the files its RECORD lists, its own dist-info, its own wheel
 tag (`WHEEL`) — so the offline machine gets exactly the versions this one runs, and the bundle can be made where no
-index answers either. gc-wizard's wheel is packed from the running package folder (a checkout or an install alike),
+index answers either. Each file is held to the hash its RECORD gives: one changed since the install is refused by
+name (`_refuse_changed`), never packed as the release. gc-wizard's wheel is packed from the running package folder
+(a checkout or an install alike; an install's files held to its RECORD the same way, one added to it refused too),
 with the shipped recipes at `wizard/data/recipes` as its own wheel has them and its installed metadata's
 requirements. The wheels are for this interpreter (its Python version and platform), which `for_python` names.
 """
@@ -138,6 +140,8 @@ def _own_wheel(folder: Path, requires: list[str]) -> str:
     name. OperationFailed, and no wheel, when what was read is not gc-wizard's code (no `cli.py`): a wheel without
     it installs a `gc-wizard` that stops on "No module named 'wizard.cli'"."""
     files = _package_files()
+    if paths.zip_archive() is None:
+        _refuse_changed(DIST, __version__, _own_changes(files))
     if not {"__init__.py", "cli.py"} <= files.keys():
         where = paths.zip_archive() or Path(__file__).resolve().parents[1]
         raise OperationFailed(f"cannot pack gc-wizard itself for the bundle's {WIZARD}/ folder: its code was not "
@@ -263,6 +267,7 @@ def _repack(dist: metadata.Distribution, folder: Path) -> str:
     prefix = Path(sys.prefix).resolve()
     skip = _console_scripts(dist)
     wheel = _Wheel(folder / name, info_dir)
+    changed: list[str] = []
     try:
         for entry in files:
             if entry.suffix == ".pyc" or "__pycache__" in entry.parts:
@@ -270,7 +275,7 @@ def _repack(dist: metadata.Distribution, folder: Path) -> str:
             if entry.parts[0] == info_dir and entry.name in _INSTALLER_FILES:
                 continue
             path = Path(os.path.normpath(dist.locate_file(entry)))
-            if not path.is_file():
+            if not path.is_file():  # a RECORD may list a path its installer never made (uv: `.data/scripts/`)
                 continue
             if entry.parts[0] != "..":
                 arc = entry.as_posix()
@@ -282,10 +287,68 @@ def _repack(dist: metadata.Distribution, folder: Path) -> str:
                 arc = f"{data_dir}/data/{path.relative_to(prefix).as_posix()}"
             else:
                 continue
-            wheel.add(arc, path.read_bytes(), 0o755 if os.access(path, os.X_OK) else 0o644)
+            data = path.read_bytes()
+            if not _as_recorded(entry, data):
+                changed.append(f"{entry.as_posix()} (changed)")
+            wheel.add(arc, data, 0o755 if os.access(path, os.X_OK) else 0o644)
     finally:
         wheel.close()
+    if changed:
+        (folder / name).unlink(missing_ok=True)  # no wheel left to be taken for the release
+        _refuse_changed(str(dist.metadata["Name"]), dist.version, changed)
     return name
+
+
+def _as_recorded(entry: metadata.PackagePath, data: bytes) -> bool:
+    """Whether `data`, read from the installed file `entry`, is what the installer wrote: its hash in the RECORD (a
+    line without one, as installers write for files they make themselves, or an algorithm hashlib lacks, is not
+    compared)."""
+    recorded = entry.hash
+    if recorded is None:
+        return True
+    try:
+        digest = hashlib.new(recorded.mode, data).digest()
+    except ValueError:
+        return True
+    return base64.urlsafe_b64encode(digest).rstrip(b"=").decode() == recorded.value
+
+
+def _own_changes(files: dict[str, bytes]) -> list[str]:
+    """How the running package's files (`_package_files`) differ from the RECORD of the install they are, when they
+    are an install's (a wheel installed into a venv or with `--target`): each file changed since, added to it, or gone
+    from it; [] for a checkout or an editable install (no RECORD lists the package's own files), packed as it is."""
+    try:
+        dist = installed(DIST)
+    except metadata.PackageNotFoundError:
+        return []
+    package = Path(__file__).resolve().parents[1]
+    listed = {entry.as_posix().removeprefix("wizard/"): entry for entry in dist.files or []
+              if entry.parts[:1] == ("wizard",) and entry.suffix != ".pyc" and "__pycache__" not in entry.parts}
+    init = listed.get("__init__.py")
+    if init is None or os.path.realpath(dist.locate_file(init)) != os.path.realpath(package / "__init__.py"):
+        return []
+    changed = [f"wizard/{rel} ({'changed' if rel in listed else 'not in its RECORD'})" for rel, data in files.items()
+               if rel not in listed or not _as_recorded(listed[rel], data)]
+    return changed + [f"wizard/{rel} (gone)" for rel, entry in listed.items()
+                      if rel not in files and entry.hash is not None]
+
+
+def _refuse_changed(name: str, version: str, changed: list[str]) -> None:
+    """OperationFailed naming the package and its files that differ from what its installer wrote (its RECORD), so
+    no wheel of them goes into the bundle as that release.
+
+    Why: 36th hostile pass (part B) P2 — a line added to the installed `mdurl/__init__.py` (and a changed
+    `wizard/paths.py`, an added `wizard/zz_extra.py`) was packed, freshly hashed, as mdurl 0.1.2 (gc-wizard 0.1.0),
+    and the offline machine installed the changed code as the release with nothing said."""
+    if not changed:
+        return
+    shown = ", ".join(changed[:5]) + (f" and {len(changed) - 5} more" if len(changed) > 5 else "")
+    again = ("Install gc-wizard again from the wheel or bundle it came from" if name == DIST else
+             f"Install it again beside this gc-wizard (`pip install --force-reinstall --no-deps {name}=={version}`)")
+    raise OperationFailed(f"cannot pack {name} {version} for the bundle's {WIZARD}/ folder: its installed files differ "
+                          f"from what its installer wrote (the hashes in its RECORD): {shown}. A wheel of them would "
+                          f"carry that code as {name} {version}. {again}, then make the bundle again; or add "
+                          "--without-wizard and carry gc-wizard another way.")
 
 
 def add_wizard_wheels(bundle: Path, on_line=None) -> list[str]:

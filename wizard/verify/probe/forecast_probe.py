@@ -52,7 +52,8 @@ def engine_for(path):
     for magic, engine in MAGIC_ENGINES:
         if head.startswith(magic):
             return engine
-    raise ValueError(f"{path} is not a NetCDF file (it starts with {head[:4]!r}, not 'CDF' or '\\x89HDF')")
+    # Never the bytes themselves (36th hostile pass (part B) P3): the file is named, and what it is not.
+    raise ValueError(f"{path} is not a NetCDF file (it starts with neither 'CDF' nor '\\x89HDF')")
 
 
 def load_dataset(path):

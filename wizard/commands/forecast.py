@@ -16,7 +16,7 @@ import threading
 from wizard.commands import options
 from wizard.commands.cluster_options import job_reporter, slurm_target
 from wizard.commands.diagnose import render_findings
-from wizard.commands.output import emit_json, say
+from wizard.commands.output import emit_json, say, warn
 from wizard.errors import ExitCode
 from wizard.flows.check import env_to_check
 from wizard.flows.forecast import (
@@ -93,6 +93,8 @@ def run(args: argparse.Namespace) -> int:
         cancel.set()
         raise
     if as_json:
+        if result.error and not result.cancelled:
+            warn(result.error)  # errors go to stderr whatever the face (interface.md), as install's do beside --json
         emit_json(result.to_dict())
     else:
         say("")

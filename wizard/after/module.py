@@ -35,6 +35,7 @@ from wizard.errors import UserError
 from wizard.install.activation import ACTIVE_VAR, compute_activation
 from wizard.install.envs import env_python, marker_problem, read_marker
 from wizard.outputs import SHARED_MODE, refuse_linked_folders, refuse_swappable, write_output_file
+from wizard.recipes.runtime_env import OWN_RULE_VARIABLES, loaded_from
 from wizard.security import expand_home, shell_word
 
 FAMILY = "graphcast"
@@ -144,6 +145,13 @@ def module_text(env: str | os.PathLike[str], *, environ: Mapping[str, str] | Non
     for name in PYTHON_PREFIX_VARS:  # the one table (29th hostile pass (part B) P2: PYTHONPLATLIBDIR was kept)
         if name in act.unset:
             lines.append(f"unsetenv({lua_string(name)})")
+    # A library, plugin or place another user could swap, named by a variable of the writer's shell (the one rule,
+    # `runtime_env.loaded_from`; 36th hostile pass (part B) P1): unset as `activate` unsets it, with its reason.
+    for removal in act.removals:
+        if removal.variable in act.unset and removal.variable not in OWN_RULE_VARIABLES \
+                and loaded_from(removal.variable, removal.folder) is not None:
+            lines.append(_comment(f"{removal.variable}: {removal.folder}: {removal.reason}"))
+            lines.append(f"unsetenv({lua_string(removal.variable)})")
     runtime = marker.get("runtime_env") or {}
     if isinstance(runtime, Mapping) and runtime:
         lines.append(_comment("the recipe's runtime variables"))

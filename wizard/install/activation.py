@@ -40,7 +40,15 @@ from wizard.detect.libpath import (
 )
 from wizard.install.envs import MARKER, EnvMarker, marker_problem, read_marker
 from wizard.paths import ephemeral_tool_env
-from wizard.recipes.runtime_env import FLAG_VARIABLES, PLACE_VARIABLES, allowed, flag_file, xla_flag_places
+from wizard.recipes.runtime_env import (
+    FLAG_VARIABLES,
+    OWN_RULE_VARIABLES,
+    allowed,
+    flag_file,
+    library_pieces,
+    loaded_from,
+    xla_flag_places,
+)
 from wizard.security import expand_home, known_home
 from wizard.source_trust import swap_risk
 
@@ -375,26 +383,47 @@ def _place_reason(place: str, what: str) -> str | None:
     return f"{where} {why}, so another user could swap {what} (a link to your own files)"
 
 
-def _place_variables_part(act: Activation, base: Callable[[str], str | None]) -> None:
-    """Every variable of `runtime_env.PLACE_VARIABLES` (`JAX_DUMP_IR_TO`, `JAX_COMPILATION_CACHE_DIR`,
-    `CUDA_CACHE_PATH`, `NCCL_DEBUG_FILE`, `TF_CPP_VLOG_FILENAME`, `TRITON_CACHE_DIR` …) from the user's shell, held
-    to the rule `_xla_flags_part` holds XLA_FLAGS' places to: a place another user could swap (or a relative one,
-    read against whatever folder the program starts in) is left out and named with `unset NAME`; a safe place
-    stays. A URL (a `gs://` cache) is no local place and stays.
+def _loaded_variables_part(act: Activation, base: Callable[[str], str | None], names: list[str]) -> None:
+    """Every variable of the user's shell that names a place or a library a library loads code from, reads or writes
+    (`runtime_env.loaded_from`, the one rule the recipe side refuses by: `PLACE_VARIABLES`, `LIBRARY_VARIABLES` and
+    their families by pattern — `JAX_DUMP_IR_TO`, `CUDA_CACHE_PATH`, `NCCL_DEBUG_FILE`, `TPU_LIBRARY_PATH`,
+    `PJRT_NAMES_AND_LIBRARY_PATHS`, `NCCL_NET_PLUGIN`, any `…_PLUGIN…`, a `…_PATH` naming a `.so` …), held to the rule
+    `_xla_flags_part` holds XLA_FLAGS' places to: a place another user could swap (or a relative one, read against
+    whatever folder the program starts in) is left out and named with `unset NAME`; a safe place stays. A "place"
+    value is one file or folder (a URL, a `gs://` cache, is no local place and stays); a "paths" value is judged
+    piece by piece (`runtime_env.library_pieces`), each piece with a `/` as a library's path, a bare name being looked
+    up along the library path (held to its own rule in `_library_part`).
 
     Why: 34th hostile pass (part A) P5 — `JAX_DUMP_IR_TO=<another user's folder>` reached verify's probe, which
-    wrote its IR files there as root, through that user's link over a root file; only XLA_FLAGS was held."""
-    for variable, effect in PLACE_VARIABLES.items():
-        if variable in act.set:
+    wrote its IR files there as root, through that user's link over a root file; only XLA_FLAGS was held. 36th hostile
+    pass (part B) P1 — `TPU_LIBRARY_PATH` / `PJRT_NAMES_AND_LIBRARY_PATHS` naming another user's library reached the
+    probe, and jax loaded it as root: this part read a fixed table, the recipe side a pattern."""
+    for variable in names:
+        if variable in act.set or variable in act.unset or variable in OWN_RULE_VARIABLES:
             continue
         value = base(variable)
-        if not value or "://" in value:
+        found = loaded_from(variable, value) if value else None
+        if found is None:
             continue
-        reason = _place_reason(value, "what is there")
+        kind, effect = found
+        if kind == "place":
+            if "://" in value:
+                continue
+            bad, reason = value, _place_reason(value, "what is there")
+        else:
+            bad, reason = value, None
+            for piece in library_pieces(value):
+                if "/" not in piece:
+                    continue
+                reason = _place_reason(piece, "the library loaded from there") if os.path.isabs(piece) else (
+                    RELATIVE_REASON)
+                if reason is not None:
+                    bad = piece
+                    break
         if reason is None:
             continue
-        act.removals.append(Removal(variable, value, f"{effect}: {reason}; `unset {variable}` (or name a folder "
-                                                     "only you can write)"))
+        act.removals.append(Removal(variable, bad, f"{effect}: {reason}; `unset {variable}` (or name a place "
+                                                   "only you can write)"))
         act.unset.append(variable)
 
 
@@ -752,6 +781,6 @@ def compute_activation(env: str | os.PathLike[str], environ: Mapping[str, str] |
     _python_part(act, base, environ)
     _runtime_part(act)
     _xla_flags_part(act, base)
-    _place_variables_part(act, base)
+    _loaded_variables_part(act, base, list(dict.fromkeys([*environ, *saved])))
     _remember_part(act, saved, environ, base)
     return act

@@ -52,9 +52,12 @@ MAX_VALUE = 1024
 #: `JAX_DUMP_IR_TO`: the fifth fault pass found these passing a rule that only read the name's ending).
 #: A dump (`CUDA_ENABLE_COREDUMP_ON_EXCEPTION`, `CUDA_ENABLE_USER_TRIGGERED_COREDUMP`) writes a file too, wherever
 #: the library defaults to (the fifth hostile pass found the COREDUMP switches passing).
-_LOADS_CODE = re.compile(r"INJECTION|PLUGIN|PRELOAD|LIBRAR(?:Y|IES)|DUMP"
-                         r"|(?:^|_)(?:PATHS?|HOME|ROOT|DIRS?|DIRECTORY|DIRECTORIES|FILES?|FILENAMES?|LIBS?|BIN"
-                         r"|TO|FROM|PIPE)(?:_|$)")
+#: The recipe rule and the user-shell rule are one (`loaded_from`): this pattern is its name part, the library words
+#: (`_LOADS_LIBRARY`) anywhere in a name and the location words (`_LOCATION`) within the library families.
+_LOADS_LIBRARY = re.compile(r"INJECTION|PLUGIN|PRELOAD|LIBRAR(?:Y|IES)")
+_LOCATION = re.compile(r"DUMP|(?:^|_)(?:PATHS?|HOME|ROOT|DIRS?|DIRECTORY|DIRECTORIES|FILES?|FILENAMES?|LIBS?|BIN"
+                       r"|TO|FROM|PIPE)(?:_|$)")
+_LOADS_CODE = re.compile(f"{_LOADS_LIBRARY.pattern}|{_LOCATION.pattern}")
 #: Locations a recipe may choose: none. A "data" location is still a file the library writes: NCCL truncates
 #: its NCCL_DEBUG_FILE (the fourth fault pass pointed one at a ~/.bashrc), XLA writes where --xla_dump_to
 #: says. Where files go is the user's choice, never a recipe's.
@@ -82,7 +85,7 @@ def name_problem(name: str) -> str | None:
     if name.endswith("_COMMAND"):
         return f"{name} names a command to run, and a recipe may not run anything"
     if name in ALLOWED_NAMES or name.startswith(ALLOWED_PREFIXES):
-        if _LOADS_CODE.search(name) and name not in DATA_LOCATIONS:
+        if loaded_from(name) is not None and name not in DATA_LOCATIONS:
             return (f"{name} tells a library what to load, or where to load from, read or write files (like "
                     "LD_PRELOAD or NCCL_DEBUG_FILE), and nothing from a recipe may choose code to run or a file")
         return None
@@ -146,7 +149,7 @@ _ANY_FLAG = re.compile(r"--?(?P<name>[A-Za-z0-9_]+)(?:=(?P<value>\S*))?")
 FLAG_VARIABLES = ("XLA_FLAGS", "TF_XLA_FLAGS", "TF_JITRT_FLAGS")
 #: The variables (beside `FLAG_VARIABLES`' flags) whose value is a PLACE that JAX, XLA, the CUDA driver, NCCL,
 #: TensorFlow's logging, Triton or libtpu read or write, each with what is done there — the one table that the
-#: activation (`activation._place_variables_part`: activate, kernel, verify's and forecast's probe) holds to the swap
+#: activation (`activation._loaded_variables_part`: activate, kernel, verify's and forecast's probe) holds to the swap
 #: rule when the value comes from the user's shell. A recipe may set none of them (`_LOADS_CODE` refuses each name).
 #:
 #: Why: 34th hostile pass (part A) P5 — `JAX_DUMP_IR_TO=<another user's folder>` reached verify's probe, which wrote
@@ -173,6 +176,83 @@ PLACE_VARIABLES: dict[str, str] = {
     "TPU_DUMP_DIR": "libtpu writes its dumps there",
     "TPU_LOG_DIR": "libtpu writes its logs there",
 }
+#: The variables whose value names a LIBRARY (or a program) that JAX, XLA, the CUDA driver or NCCL loads into the
+#: process (or runs) on its own — the same hole as LD_PRELOAD — each with what is done with it. A recipe may set none
+#: of them (`name_problem`); from the user's shell each is held to the swap rule (`activation._loaded_variables_part`).
+#: Read from jax's `xla_bridge` (`TPU_LIBRARY_PATH`, `PJRT_NAMES_AND_LIBRARY_PATHS`: `name:path,…`, a path may be a
+#: `.json` naming the library) and its Mosaic GPU (`MOSAIC_GPU_…_PATH`, jax 0.10), NCCL's plugin loader (`NCCL_NET_PLUGIN` … : a path, or a name looked up along the
+#: library path), CUDA's injection (`CUDA_INJECTION64_PATH`) and LLVM's crash handler inside XLA
+#: (`LLVM_SYMBOLIZER_PATH`, a program it runs).
+#:
+#: Why: 36th hostile pass (part B) P1 — `TPU_LIBRARY_PATH` and `PJRT_NAMES_AND_LIBRARY_PATHS` naming another user's
+#: library reached verify's probe, and jax loaded it as root; `activate` kept them and `NCCL_NET_PLUGIN` without a
+#: word, while the recipe rule refused all of them by pattern: the user-shell side read only a fixed table. Both
+#: sides now ask `loaded_from`, the table here and the families by pattern, so a new name of the same kind is caught.
+LIBRARY_VARIABLES: dict[str, str] = {
+    "TPU_LIBRARY_PATH": "JAX loads this library (libtpu) into the process as its TPU backend",
+    "PJRT_NAMES_AND_LIBRARY_PATHS": "JAX loads each library named there (or the one a .json file there names) into "
+                                    "the process as a PJRT plugin",
+    "NCCL_NET_PLUGIN": "NCCL loads this network plugin library into the process",
+    "NCCL_TUNER_PLUGIN": "NCCL loads this tuner plugin library into the process",
+    "NCCL_PROFILER_PLUGIN": "NCCL loads this profiler plugin library into the process",
+    "NCCL_ENV_PLUGIN": "NCCL loads this plugin library, which sets its other variables, into the process",
+    "LLVM_SYMBOLIZER_PATH": "LLVM (inside XLA) runs this program when the process crashes",
+    "MOSAIC_GPU_NVSHMEM_SO_PATH": "JAX's Mosaic GPU loads this library (NVSHMEM) into the process",
+    "MOSAIC_GPU_RUNTIME_LIB_PATH": "JAX's Mosaic GPU kernels load this runtime library into the process",
+    "MOSAIC_GPU_NVSHMEM_BC_PATH": "JAX's Mosaic GPU links this bitcode into the kernels it compiles",
+}
+#: The families of JAX, XLA, the CUDA driver, NCCL, TensorFlow's XLA bridge, Triton and libtpu: within them a name with
+#: a location word (`_LOCATION`: `…_DIR`, `…_FILE`, `…_PATH`, `…_TO` …) is a place the library reads or writes. The
+#: recipe allowlist's families (`ALLOWED_PREFIXES`) are among them.
+PLACE_FAMILIES = (*ALLOWED_PREFIXES, "TF_XLA_", "TF_JITRT_", "TPU_", "LIBTPU_", "PJRT_", "TRITON_", "LLVM_",
+                  "MOSAIC_GPU_")
+#: The variables with a rule of their own in the activation (the loader's and Python's search paths, XLA's flags):
+#: `loaded_from` names them too, and their own rule holds them.
+OWN_RULE_VARIABLES = frozenset({"PATH", "LD_LIBRARY_PATH", "LD_PRELOAD", "LD_AUDIT", "PYTHONPATH", *FLAG_VARIABLES})
+#: A piece of a value naming a shared library (`libx.so`, `libx.so.1`).
+_SHARED_OBJECT = re.compile(r"\.so(?:\.[0-9]+)*$")
+#: Where a library variable's value is split into the libraries it names: `PJRT_NAMES_AND_LIBRARY_PATHS`' `name:path,…`,
+#: a `:` or `;` list, blanks (ld.so's LD_PRELOAD way).
+_LIBRARY_PIECES = re.compile(r"[,:;\s]+")
+
+
+def library_pieces(value: str) -> list[str]:
+    """The pieces of a library variable's value that may each name a library: split at `,`, `:`, `;` and blanks."""
+    return [piece for piece in _LIBRARY_PIECES.split(value) if piece]
+
+
+def loaded_from(name: str, value: str | None = None) -> tuple[str, str] | None:
+    """(kind, what is done with it) when `name` names a library, a plugin or a place that a library loads code from,
+    reads or writes — kind "place" (the whole value is one file or folder: `PLACE_VARIABLES`, and a name within
+    `PLACE_FAMILIES` that ends in a location word) or "paths" (each piece of the value with a `/` is a library, a
+    program or a place: the `LIBRARY_VARIABLES` table, a library word anywhere in the name — INJECTION, PLUGIN,
+    PRELOAD, LIBRARY —, any `PJRT_` name, a location word inside a family's name — `CUDA_ENABLE_COREDUMP_ON_EXCEPTION`
+    is a switch whose value is no path —, and a `…_PATH(S)` whose value names a `.so`) — or None. `value`: the user's
+    value, when known.
+
+    The ONE rule both sides ask: a recipe may set no name it classifies (`name_problem`), and the activation holds
+    every variable of the user's shell it classifies to the swap rule (`activation._loaded_variables_part`: activate,
+    the kernel, the module file, verify's and the forecast's probe)."""
+    if not isinstance(name, str):
+        return None
+    if name in PLACE_VARIABLES:
+        return "place", PLACE_VARIABLES[name]
+    if name in LIBRARY_VARIABLES:
+        return "paths", LIBRARY_VARIABLES[name]
+    if _LOADS_LIBRARY.search(name) or name.startswith("PJRT_"):
+        return "paths", f"{name} names a library or plugin that is loaded into the process"
+    if name.startswith(PLACE_FAMILIES) and _LOCATION.search(name):
+        kind = "place" if _ENDS_IN_PLACE.search(name) else "paths"
+        return kind, f"{name} names a place JAX, XLA, CUDA, NCCL, Triton or libtpu loads from, reads or writes files in"
+    if value and re.search(r"_PATHS?$", name) and any(_SHARED_OBJECT.search(p) for p in library_pieces(value)):
+        return "paths", f"{name} names a shared library (.so), which is loaded into the process"
+    return None
+
+
+#: A name whose last word says its whole value is one file or folder.
+_ENDS_IN_PLACE = re.compile(r"_(?:PATH|HOME|ROOT|DIR|DIRECTORY|FILE|FILENAME|TO|FROM)$")
+
+
 #: The blanks `parse_flags_from_env` skips before it decides whether a value is flags or a file name.
 _FLAG_BLANKS = " \t\r\n"
 

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
+from wizard.recipes.runtime_env import OWN_RULE_VARIABLES, PLACE_FAMILIES, loaded_from
 from wizard.security import cut, shell_word
 from wizard.verify.diagnose import Finding
 
@@ -22,8 +23,12 @@ FINDING_ID = "behaviour_variables_set"
 #: The families of variables read by Python itself, JAX (`JAX_*` are its config options), XLA and TensorFlow's
 #: C++ runtime (XLA's logging and GPU switches): only TensorFlow's own `TF_*` families, since Terraform's
 #: `TF_VAR_*`, `TF_LOG` and `TF_CLI_CONFIG_FILE` share the prefix and change nothing here.
+#: libtpu's and JAX's plugin loader's (`TPU_`, `LIBTPU_`, `PJRT_`) too; and within the libraries' families
+#: (`runtime_env.PLACE_FAMILIES`), any variable that names a library or plugin to load (`runtime_env.loaded_from`:
+#: `NCCL_NET_PLUGIN`, `CUDA_INJECTION64_PATH`), the ones the activation kept as no other user's (36th hostile pass
+#: (part B) P1: such a variable was named nowhere).
 PREFIXES = ("PYTHON", "JAX_", "XLA_", "TF_CPP_", "TF_XLA_", "TF_GPU_", "TF_FORCE_", "TF_ENABLE_", "TF_CUDNN_",
-            "TF_DETERMINISTIC_")
+            "TF_DETERMINISTIC_", "TPU_", "LIBTPU_", "PJRT_")
 #: Those that change nothing a check or a notebook depends on: output buffering and encoding, bytecode files, the
 #: interactive start-up file, log verbosity. PYTHONPATH has its own finding (`shadow`), and PYTHONNOUSERSITE is
 #: the wizard's own advice.
@@ -39,8 +44,17 @@ def user_behaviour_variables(child: Mapping[str, str], base: Mapping[str, str]) 
     """The (name, value) pairs of `child` (what the environment's Python runs under) that the user's shell `base`
     set and that change how Python, JAX or XLA behave, by name."""
     return sorted((name, value) for name, value in child.items()
-                  if name.startswith(PREFIXES) and name not in QUIET and base.get(name) == value
+                  if _counted(name, value) and name not in QUIET and base.get(name) == value
                   and (name != "PYTHONWARNINGS" or "error" in value.lower()))  # `ignore`, `default`: only words
+
+
+def _counted(name: str, value: str) -> bool:
+    """Whether `name` is one of the variables this finding names: `PREFIXES`, or a library's variable that names a
+    library or plugin to load (`runtime_env.loaded_from`, kind "paths", within `PLACE_FAMILIES`)."""
+    if name.startswith(PREFIXES):
+        return True
+    found = loaded_from(name, value) if name.startswith(PLACE_FAMILIES) else None
+    return found is not None and found[0] == "paths" and name not in OWN_RULE_VARIABLES
 
 
 def _mentioned(name: str, text: str) -> bool:

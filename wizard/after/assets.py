@@ -46,7 +46,7 @@ from wizard.security import (
     redact_secrets,
     shell_word,
 )
-from wizard.web_login import split_login
+from wizard.web_login import RedirectRefused, login_opener, split_login
 
 #: The public bucket, as the newer notebooks and every rival read it.
 BUCKET_URL = "https://storage.googleapis.com/dm_graphcast/"
@@ -362,7 +362,12 @@ def _open(url: str, headers: dict[str, str] | None = None, *, allow: tuple[int, 
     if distrusted:
         raise AssetError(distrusted)
     try:
-        return urllib.request.urlopen(_request(url, headers), timeout=TIMEOUT)  # noqa: S310 (http(s) only)
+        # Every request through the login's opener, which keeps a login to its own host (36th hostile pass (A) P3).
+        return login_opener().open(_request(url, headers), timeout=TIMEOUT)
+    except RedirectRefused as exc:
+        cause = f"{shown_url(url)} cannot be used: {exc.reason}."
+        fix = "Give the address the files are served from over https://, or a local copy with --assets DIR."
+        raise AssetError(f"{cause} {fix}", cause=cause, fix=fix) from None
     except urllib.error.HTTPError as exc:
         if exc.code in allow:
             return None

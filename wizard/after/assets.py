@@ -470,7 +470,7 @@ def _pick(assets: list[Asset], kind: str, wanted: str | None, default: str | Non
         if not names:
             raise UserError(f"{what} {wanted!r}: no file under {kind}/ matches; `{hint}` shows what the source "
                             "holds.")
-        raise UserError(f"{what} {wanted!r} matches {len(names)} files ({'; '.join(names[:3])}); give more of "
+        raise UserError(f"{what} {wanted!r} matches {len(names)} files ({'; '.join(map(one_line, names[:3]))}); give more of "
                         "the name.")
     if default:
         for asset in choices:
@@ -511,7 +511,7 @@ def select(assets: list[Asset], *, model: str | None, dataset: str | None, steps
     if dataset:
         chosen_data = _pick(assets, "dataset", dataset, None, "--dataset", hint, words)
         if not dataset_fits(chosen_data.name, chosen_model.name, steps):
-            raise UserError(f"--dataset {chosen_data.name} does not fit {chosen_model.name} for {steps} step(s) "
+            raise UserError(f"--dataset {one_line(chosen_data.name)} does not fit {one_line(chosen_model.name)} for {steps} step(s) "
                             "(resolution, pressure levels, source or steps differ).")
     else:
         prefix = chosen_model.relpath[: -len(f"params/{chosen_model.name}")]
@@ -525,7 +525,7 @@ def select(assets: list[Asset], *, model: str | None, dataset: str | None, steps
                         and ascii_digits(file_parts(a.name).get("steps", "")) and dataset_fits(a.name, chosen_model.name, 1)),
                        default=0)
             longest = f" (the longest that fits it here allows --steps {most})" if most else ""
-            raise UserError(f"no example dataset in the source fits {chosen_model.name} for {steps} step(s){longest}; "
+            raise UserError(f"no example dataset in the source fits {one_line(chosen_model.name)} for {steps} step(s){longest}; "
                             f"`{hint}` shows what there is.")
         chosen_data = fitting[0]
     prefix = chosen_model.relpath[: -len(f"params/{chosen_model.name}")]
@@ -545,7 +545,7 @@ def substitute_words(name: str) -> str:
     """Why a forecast runs `name` when the announced model (`DEFAULT_MODEL`) was neither asked for nor there: the
     source holds no copy of it, so its only model is used (`_pick`). walk 23 #5: the Done screen
     announced GraphCast_small at 1°, and a lab folder's 10° test model ran without a word."""
-    short = name.split(" - ")[0].removesuffix(".npz")
+    short = one_line(name.split(" - ")[0].removesuffix(".npz"))
     what = []
     if " - test - " in f" {name} ":
         what.append("a test model")

@@ -345,6 +345,23 @@ def one_line(text: str) -> str:
     return reveal_format_characters(text).replace("\n", "\\u000a").replace("\r", "\\u000d")
 
 
+#: A carriage return inside a line: text before it and after it on the same line. The wizard's own returns start a
+#: redraw (`\r  12 MiB …`) or end a line (`\r\n`); one in the middle comes from a value (a file name) and would
+#: draw what follows over what precedes it.
+_STRAY_RETURN = LazyPattern(r"(?<=[^\n])\r(?=[^\r\n])")
+
+
+def escape_stray_returns(text: str) -> str:
+    """`text` with each carriage return inside a line written as its escape (`\\u000d`), as the output layer writes
+    every other control character; a return that starts the text or a line, or ends one, stays.
+
+    Why: 36th hostile pass (part A) P4 — `forecast --list` printed an assets file named `cr\\rGraphCast_small.npz`
+    as it is, and on a terminal the row read `params/GraphCast_small.npz`: the output layer escaped ESC and U+202E
+    in the same listing but let every `\\r` through. A value's newline is `one_line`'s to escape: only the line's
+    writer knows which newlines are its own."""
+    return _STRAY_RETURN.pattern.sub("\\\\u000d", text) if "\r" in text else text
+
+
 def _escape(match: re.Match) -> str:
     """JSON's own escape, `\\u009b`, for every one (a surrogate pair beyond U+FFFF): the same text serves a person
     and a `--json` reader, which decodes it back to the character (`\\x9b` made the JSON line invalid; eighth

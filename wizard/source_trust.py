@@ -44,7 +44,7 @@ import os
 import stat
 from pathlib import Path
 
-from wizard import venv_config
+from wizard import bounded, venv_config
 from wizard.children import group_words as _group_name
 from wizard.children import owner_words as _user_name
 from wizard.errors import UserError
@@ -97,7 +97,10 @@ def refuse_swappable_python(named: str, python: Path | str, what: str, *, harm: 
     copy whose `lib` was a link into their folder."""
     resolved = refuse_swappable_source(named, python, what, harm=harm, way_out=way_out, untouched=untouched)
     given = Path(os.path.abspath(python))
-    found = python_home_risk(given)
+    try:
+        found = python_home_risk(given)
+    except StartFileNotRegular as exc:
+        raise StartFileNotRegular(exc.path, exc.why, named) from None
     if found is not None:
         place, why, fix, role = found
         _refuse(named, given, (place, why, fix), what, swap=None, harm=harm, way_out=way_out, untouched=untouched,
@@ -185,8 +188,7 @@ def _build_tree_library(folder: Path) -> tuple[list[Path], list[Path]]:
         return [], []
     extensions = []
     try:
-        with open(folder / "pybuilddir.txt", encoding="utf-8", errors="replace") as handle:
-            named = handle.readline().strip()
+        named = _start_file_head(folder / "pybuilddir.txt").split("\n", 1)[0].strip()
         if named:
             extensions.append(Path(os.path.abspath(folder / named)))
     except OSError:
@@ -222,8 +224,7 @@ def site_folder_risk(site: Path) -> tuple[Path, str, str, str] | None:
         if not name.endswith(".pth") or name.startswith("."):
             continue
         try:
-            with open(entry, encoding="utf-8", errors="replace") as handle:
-                lines = handle.read(1 << 20).splitlines()
+            lines = _start_file_head(entry).splitlines()
         except OSError:
             continue
         for number, line in enumerate(lines, 1):
@@ -237,6 +238,32 @@ def site_folder_risk(site: Path) -> tuple[Path, str, str, str] | None:
                     return (*found, _part(found[0], folder, f"which line {number} of {entry} puts on its search "
                                                             "path at every start"))
     return None
+
+
+def _start_file_head(path: Path) -> str:
+    """The first megabyte of a file a python reads at every start (a `.pth`, `pybuilddir.txt`), read as a regular
+    file only, without blocking (`bounded.read_regular_head`); OSError (a missing file) passes through, and a FIFO or
+    device is `StartFileNotRegular`, naming what it is.
+
+    Why: 36th hostile pass (part A) P5 — `open()` of a FIFO `zz.pth` in an env's site-packages waited for a writer
+    for ever, in the wizard's own process: activate, kernel install, verify, and plan and install with `--python`
+    hung before anything ran (install then ignored SIGTERM). That python would wait on it at every start as well."""
+    try:
+        return bounded.read_regular_head(path, 1 << 20).decode("utf-8", "replace")
+    except bounded.ParseLimitError as exc:
+        raise StartFileNotRegular(path, str(exc)) from None
+
+
+class StartFileNotRegular(UserError):
+    """A file a python reads at every start is a FIFO or a device (`_start_file_head`): it is named, and nothing is
+    run, since that python would wait on it (or read it for ever) before any code of its own."""
+
+    def __init__(self, path: Path, why: str, named: str | None = None) -> None:
+        self.path, self.why = path, why
+        what = why.removeprefix("it is ")
+        super().__init__(f"{f'{named}: ' if named else ''}{path} is {what}; its python reads that file at every "
+                         "start and would wait on it for ever (or never finish reading it). Remove it (`rm "
+                         f"{shell_word(str(path))}`) or put a regular file there; nothing was run.")
 
 
 def start_path_risk(folders) -> tuple[Path, str, str, str] | None:

@@ -47,7 +47,7 @@ from wizard.security import (
     shell_word,
 )
 from wizard.source_trust import refuse_swappable_source
-from wizard.web_login import split_login
+from wizard.web_login import RedirectRefused, login_opener, split_login
 
 #: The public bucket, as the newer notebooks and every rival read it.
 BUCKET_URL = "https://storage.googleapis.com/dm_graphcast/"
@@ -379,8 +379,13 @@ def _open(url: str, headers: dict[str, str] | None = None, *, allow: tuple[int, 
     except CertificatesRefused as exc:
         raise AssetError(str(exc)) from None
     try:
-        # S310: http(s) only
-        return urllib.request.urlopen(_request(url, headers), timeout=TIMEOUT, context=context)  # noqa: S310
+        # Every request through the login's opener, which keeps a login to its own host (36th hostile pass (A) P3).
+        opener = login_opener(urllib.request.HTTPSHandler(context=context))
+        return opener.open(_request(url, headers), timeout=TIMEOUT)
+    except RedirectRefused as exc:
+        cause = f"{shown_url(url)} cannot be used: {exc.reason}."
+        fix = "Give the address the files are served from over https://, or a local copy with --assets DIR."
+        raise AssetError(f"{cause} {fix}", cause=cause, fix=fix) from None
     except urllib.error.HTTPError as exc:
         if exc.code in allow:
             return None
@@ -483,7 +488,7 @@ def _pick(assets: list[Asset], kind: str, wanted: str | None, default: str | Non
         if not names:
             raise UserError(f"{what} {wanted!r}: no file under {kind}/ matches; `{hint}` shows what the source "
                             "holds.")
-        raise UserError(f"{what} {wanted!r} matches {len(names)} files ({'; '.join(names[:3])}); give more of "
+        raise UserError(f"{what} {wanted!r} matches {len(names)} files ({'; '.join(map(one_line, names[:3]))}); give more of "
                         "the name.")
     if default:
         for asset in choices:
@@ -524,7 +529,7 @@ def select(assets: list[Asset], *, model: str | None, dataset: str | None, steps
     if dataset:
         chosen_data = _pick(assets, "dataset", dataset, None, "--dataset", hint, words)
         if not dataset_fits(chosen_data.name, chosen_model.name, steps):
-            raise UserError(f"--dataset {chosen_data.name} does not fit {chosen_model.name} for {steps} step(s) "
+            raise UserError(f"--dataset {one_line(chosen_data.name)} does not fit {one_line(chosen_model.name)} for {steps} step(s) "
                             "(resolution, pressure levels, source or steps differ).")
     else:
         prefix = chosen_model.relpath[: -len(f"params/{chosen_model.name}")]
@@ -538,7 +543,7 @@ def select(assets: list[Asset], *, model: str | None, dataset: str | None, steps
                         and ascii_digits(file_parts(a.name).get("steps", "")) and dataset_fits(a.name, chosen_model.name, 1)),
                        default=0)
             longest = f" (the longest that fits it here allows --steps {most})" if most else ""
-            raise UserError(f"no example dataset in the source fits {chosen_model.name} for {steps} step(s){longest}; "
+            raise UserError(f"no example dataset in the source fits {one_line(chosen_model.name)} for {steps} step(s){longest}; "
                             f"`{hint}` shows what there is.")
         chosen_data = fitting[0]
     prefix = chosen_model.relpath[: -len(f"params/{chosen_model.name}")]
@@ -558,7 +563,7 @@ def substitute_words(name: str) -> str:
     """Why a forecast runs `name` when the announced model (`DEFAULT_MODEL`) was neither asked for nor there: the
     source holds no copy of it, so its only model is used (`_pick`). walk 23 #5: the Done screen
     announced GraphCast_small at 1°, and a lab folder's 10° test model ran without a word."""
-    short = name.split(" - ")[0].removesuffix(".npz")
+    short = one_line(name.split(" - ")[0].removesuffix(".npz"))
     what = []
     if " - test - " in f" {name} ":
         what.append("a test model")

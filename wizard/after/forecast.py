@@ -32,7 +32,7 @@ from wizard.install.envs import Env
 from wizard.install.runner import StepLog
 from wizard.patterns import ascii_digits
 from wizard.recipes.loader import load_recipes
-from wizard.security import expand_home, make_folders, shell_word
+from wizard.security import expand_home, make_folders, one_line, shell_word
 from wizard.verify.check import ProbeListeners, ProbeStream, probe_environment, run_probe
 from wizard.verify.diagnose import Finding, diagnose_text
 from wizard.verify.probe import FORECAST_PROBE_PATH
@@ -503,11 +503,12 @@ def _size(size: int | None) -> str:
 def describe_listing(listing: list[assets.Asset], source: assets.Source, why: str | None = None) -> list[str]:
     """`forecast --list`: what the source holds, by kind, with sizes where known; `why`: the `assets_place` key of a
     source the user did not name, said beside it (walk 26 #13: which folder was listed, and why that one)."""
-    lines = [f"In {source.describe()}{f' ({PLACE_WORDS[why]})' if why in PLACE_WORDS else ''}:"]
+    # Each name as one row (`one_line`: a file's `\n` or `\r` escaped; 36th hostile pass (part A) P4).
+    lines = [f"In {one_line(source.describe())}{f' ({PLACE_WORDS[why]})' if why in PLACE_WORDS else ''}:"]
     for kind in assets.KINDS:
         lines.append(f"  {kind}/")
         for asset in (a for a in listing if a.kind == kind):
-            lines.append(f"    {_size(asset.size)}  {asset.relpath}")
+            lines.append(f"    {_size(asset.size)}  {one_line(asset.relpath)}")
     held = {a.relpath.split("/", 1)[-1] if a.relpath.startswith(assets.PREFIXES[:2]) else a.relpath for a in listing}
     missing = [name for name in assets.first_forecast_files() if name not in held]
     if missing and not any(a.kind == "params" for a in listing):  # a first forecast cannot start from it

@@ -34,6 +34,7 @@ from wizard.flows.forecast import (
 )
 from wizard.paths import elsewhere_command
 from wizard.patterns import whole_number
+from wizard.security import one_line
 
 
 def _progress_printer():
@@ -43,9 +44,10 @@ def _progress_printer():
     def show(name: str, done: int, total: int | None) -> None:
         if not sys.stderr.isatty():
             return
-        # The wizard's own erase-line code, written verbatim (every other write shows control characters as escapes)
-        write = getattr(sys.stderr, "write_verbatim", sys.stderr.write)
-        write(f"\r  {text(name, done, total)}\x1b[K")
+        # The row through the stream's own filter (a file name's controls escaped, `one_line` its newline and return:
+        # 36th hostile pass (part A) P4), then the wizard's own erase-line code, written verbatim.
+        sys.stderr.write(f"\r  {one_line(text(name, done, total))}")
+        getattr(sys.stderr, "write_verbatim", sys.stderr.write)("\x1b[K")
         if total and done >= total:
             sys.stderr.write("\n")
         sys.stderr.flush()

@@ -46,7 +46,7 @@ import sys
 from collections.abc import Iterator
 
 from wizard.errors import WizardError, for_terminal, terminal_gone_sentence
-from wizard.security import json_lines_for, redact_output, reveal_format_characters
+from wizard.security import escape_stray_returns, json_lines_for, redact_output, reveal_format_characters
 
 TYPE_CHECKING = False  # `typing.TYPE_CHECKING` without importing `typing` (start-up time, issue 23)
 if TYPE_CHECKING:
@@ -279,7 +279,7 @@ class GuardedStream(io.TextIOBase):
         return True
 
     def write(self, text: str) -> int:
-        text = reveal_format_characters(redact_output(text))
+        text = escape_stray_returns(reveal_format_characters(redact_output(text)))
         if not text.isascii():  # a `--json` line the locale cannot write as UTF-8 is escaped, never turned into `?`
             text = json_lines_for(text, self._encoding if self._utf8 else "ascii")
         return self._write(text)

@@ -39,7 +39,7 @@ from wizard.install.package_files import wheels_in
 from wizard.install.pinned import same_version
 from wizard.installer_files import CertificatesRefused, as_read, tls_context
 from wizard.security import redact_secrets
-from wizard.web_login import split_login
+from wizard.web_login import login_opener, split_login
 
 #: PyPI's simple index in its JSON form (PEP 691): what pip and uv read, with each file's size.
 PYPI_SIMPLE = "https://pypi.org/simple/"
@@ -226,7 +226,8 @@ class _IndexReader:
         self.direct = parts.scheme not in proxies or bool(urllib.request.proxy_bypass(self.host))
         self.connection: http.client.HTTPConnection | None = None
         # Its own opener, built now: urlopen's shared one keeps the proxies of the first call in the process.
-        self.opener = None if self.direct else urllib.request.build_opener(
+        # The login's opener: a redirect to another host does not take the login with it (36th hostile pass (A) P3).
+        self.opener = None if self.direct else login_opener(
             urllib.request.ProxyHandler(proxies), urllib.request.HTTPSHandler(context=context))
 
     def project(self, name: str) -> bytes:

@@ -24,7 +24,7 @@ from collections.abc import Callable
 from wizard.errors import UserError
 from wizard.installer_files import CertificatesRefused, tls_context
 from wizard.security import redact_secrets
-from wizard.web_login import split_login
+from wizard.web_login import login_opener, split_login
 
 #: The most a find-links page may hold: 64 times JAX's release page.
 PAGE_LIMIT = 64 * 1024 * 1024
@@ -66,7 +66,7 @@ class _Look:
 
     def run(self) -> None:
         try:
-            opener = urllib.request.build_opener(urllib.request.HTTPSHandler(context=self.context))
+            opener = login_opener(urllib.request.HTTPSHandler(context=self.context))  # its login kept to its host
             with opener.open(_request(self.url), timeout=READ_TIMEOUT) as response:
                 decoder = _decoder(response.headers.get("Content-Encoding", ""))
                 while not self.stop.is_set():

@@ -43,6 +43,7 @@ from wizard.option_values import refuse_option_like
 from wizard.recipes.loader import Recipe
 from wizard.security import expand_home, known_home
 from wizard.source_trust import (
+    StartFileNotRegular,
     python_home_risk,
     refuse_start_path,
     refuse_swappable_python,
@@ -392,7 +393,10 @@ def _swap_risk(executable: str) -> tuple[Path, str, str] | None:
     # and what it loads at start: pyvenv.cfg's home, the standard library (27th hostile pass (part B) P5)
     found = swap_risk(Path(executable), inside=False)
     if found is None:
-        loads = python_home_risk(Path(executable))
+        try:
+            loads = python_home_risk(Path(executable))
+        except StartFileNotRegular as exc:  # it would wait on a FIFO at start: never run (36th pass (A) P5)
+            return exc.path, exc.why.removeprefix("it ") + ", which it reads at every start", "remove it"
         found = None if loads is None else loads[:3]
     return found
 

@@ -4,6 +4,7 @@ folder first (checked as `forecast --assets` checks it), and a failed forecast's
 
 from __future__ import annotations
 
+from tests.fixtures.cli import bare_program
 from tests.fixtures.pilot import SIZE, DoneApp, screen_text, until
 from wizard.after import assets
 from wizard.after.forecast import ForecastResult
@@ -123,7 +124,7 @@ async def test_k_asks_first_naming_where_the_kernel_goes(isolated_state, tmp_pat
         await until(pilot, lambda: isinstance(app.screen, ConfirmScreen))
         question = app.screen.question
         assert f"{tmp_path / 'jupyter' / 'kernels'}/" in question and "outside gc-wizard's state folder" in question
-        assert "`gc-wizard kernel remove`" in question
+        assert "`gc-wizard kernel remove`" in bare_program(question)  # as a new shell runs it (walk 37 #6)
         await pilot.press("escape")
         await until(pilot, lambda: isinstance(app.screen, DoneScreen), settle=0.3)
         assert not written

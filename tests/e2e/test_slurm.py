@@ -19,7 +19,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.fixtures.cli import run_inproc, shell_line
+from tests.fixtures.cli import bare_program, run_inproc, shell_line
 from tests.fixtures.gpu import host_has_nvidia_driver
 from tests.fixtures.jaxenv import require_graphcast_src
 from tests.fixtures.state import REPO, last_json
@@ -119,7 +119,7 @@ def test_the_plain_flow_offers_slurm_and_then_uses_it(slurm):
         pytest.skip("this host has a real NVIDIA driver")
     plain = run_inproc("--no-tui", timeout=120)
     assert plain.returncode == 0, plain.stderr
-    assert "but Slurm is here (partitions: gpu, cpu): run `gc-wizard --slurm`" in plain.stdout
+    assert "but Slurm is here (partitions: gpu, cpu): run `gc-wizard --slurm`" in bare_program(plain.stdout)
     node = run_inproc("--no-tui", "--slurm", "gpu", timeout=120)
     assert node.returncode == 0, node.stderr
     assert f"Detected on node {slurm.node} (through srun" in node.stdout

@@ -5067,3 +5067,87 @@ def test_batch_110_names_jax_added_are_not_a_jax_newer_than_the_code(module, nam
     assert "jax_too_new" not in ids
     if expected:
         assert ids[:1] == [expected]
+
+
+# batch 109 (half A: jax_12461 unrecognised): a cuDNN call XLA itself runs failing for want of memory, outside the
+# autotuner, is jax_8506's starvation (JAX's preallocation leaves cuDNN nothing; jax#17217 closed as its duplicate).
+# Upstream: stream_executor/cuda/cuda_dnn.cc's RETURN_IF_CUDNN_ERROR, the status, then "in <path>/cuda_dnn.cc(N):
+# 'cudnnX( …'", in TensorFlow's and XLA's source trees, behind XlaRuntimeError/RuntimeError and JAX's stack notes.
+CUDNN_CALL_FAILURES = [
+    "jaxlib.xla_extension.XlaRuntimeError: UNKNOWN: {status}\nin {tree}/stream_executor/cuda/cuda_dnn.cc({n}): "
+    "'{call}( cudnn.handle(), alpha, input_nd_.handle(), input_data.opaque(), filter_.handle(), filter_data.opaque(), "
+    "conv_.handle(), ToConvForwardAlgo(algo), scratch_memory.opaque(), scratch_memory.size(), beta, "
+    "output_nd_.handle(), output_data.opaque())'",
+    "RuntimeError: Unknown: {status}\nin {tree}/stream_executor/cuda/cuda_dnn.cc({n}): '{call}( cudnn.handle(), "
+    "alpha, input_nd_.handle(), input_data.opaque())'",
+    "jax._src.traceback_util.UnfilteredStackTrace: jaxlib._jax.XlaRuntimeError: INTERNAL: {status} in "
+    "{tree}/stream_executor/cuda/cuda_dnn.cc({n}): '{call}(cudnn.handle(), ...)'",
+]
+
+
+@pytest.mark.parametrize("shape", CUDNN_CALL_FAILURES)
+@pytest.mark.parametrize("status", ["CUDNN_STATUS_EXECUTION_FAILED", "CUDNN_STATUS_ALLOC_FAILED"])
+@pytest.mark.parametrize("tree", ["external/org_tensorflow/tensorflow", "external/xla/xla", "xla"])
+@pytest.mark.parametrize("call", ["cudnnConvolutionForward", "cudnnConvolutionBackwardData",
+                                  "cudnnConvolutionBiasActivationForward"])
+def test_batch_109_a_cudnn_call_failing_inside_xla_is_memory_starvation(shape, status, tree, call):
+    text = shape.format(status=status, tree=tree, n=4023, call=call) + "\n"
+    found = diagnose_text("  File \"/env/lib/python3.10/site-packages/jax/_src/dispatch.py\", line 837, in "
+                          "_execute_compiled\n    out_flat = compiled.execute(in_flat)\n" + text)
+    assert found and found[0].id == "gpu_out_of_memory"
+
+
+def test_batch_109_a_cudnn_status_without_xlas_location_is_not_claimed_as_memory():
+    text = "F0525 12:35:32.850440 182776 cudnn_conv_layer.cu:28] Check failed: status == CUDNN_STATUS_SUCCESS (8 vs. 0)  " \
+           "CUDNN_STATUS_EXECUTION_FAILED\n"
+    assert "gpu_out_of_memory" not in [f.id for f in diagnose_text(text)]
+
+
+# batch 109 (half A: neuraltangents_125 unrecognised): a module JAX removed, imported by code older than the JAX.
+# Upstream: JAX's changelog, jax.api (0.2.21), jax.lax_linalg (jax.lax.linalg since 0.2.x), jax.experimental's
+# optimizers/stax/loops (moved to jax.example_libraries in 0.2.25, then removed); Python's ModuleNotFoundError in a
+# plain, IPython or pytest traceback.
+@pytest.mark.parametrize("module", ["jax.api", "jax.lax_linalg", "jax.experimental.optimizers",
+                                    "jax.experimental.stax", "jax.experimental.loops"])
+@pytest.mark.parametrize("shape", [
+    "Traceback (most recent call last):\n  File \"/home/u/nt/utils/batch.py\", line 48, in <module>\n    from {m} import "
+    "device_put\nModuleNotFoundError: No module named '{m}'",
+    "---> 48 from {m} import device_put, devices\n\nModuleNotFoundError: No module named '{m}'",
+    "E   ModuleNotFoundError: No module named '{m}'",
+])
+def test_batch_109_a_removed_jax_module_is_jax_too_new(module, shape):
+    found = diagnose_text(shape.format(m=module) + "\n")
+    assert found and found[0].id == "jax_too_new"
+    assert module in found[0].explanation
+
+
+@pytest.mark.parametrize("module", ["jax", "jax.api_util", "jax.apis", "jax.experimental.optimizer"])
+def test_batch_109_modules_jax_still_has_or_never_had_are_not_removed_apis(module):
+    found = diagnose_text(f"ModuleNotFoundError: No module named '{module}'\n")
+    assert "jax_too_new" not in [f.id for f in found]
+
+
+# batch 109 (half A: optax_1577 unrecognised): JAX's deprecation module raising AttributeError(message) once a name
+# is gone (jax/_src/deprecations.py getattr with no replacement), in each message wording JAX uses; the same
+# message printed as a DeprecationWarning by a run that goes on stays no finding.
+@pytest.mark.parametrize("message", [
+    "jax.interpreters.batching.BatchTracer is deprecated",
+    "jax.lib.xla_client.Device is deprecated. Use jax.Device instead.",
+    "jax.core.pp_eqn_rules is deprecated: use jax.extend instead",
+    "`jax.interpreters.xla.pytype_aval_mappings` is deprecated; use jax.core.pytype_aval_mappings",
+    "jaxlib.xla_extension.ArrayImpl is deprecated.",
+])
+@pytest.mark.parametrize("prefix", ["", "E   ", "[rank0]: "])
+def test_batch_109_a_jax_deprecation_raised_as_attributeerror_is_jax_too_new(message, prefix):
+    found = diagnose_text("Traceback (most recent call last):\n  File \"/env/chex/_src/pytypes.py\", line 24, in "
+                          "<module>\n    ArrayBatched = jax.interpreters.batching.BatchTracer\n"
+                          + prefix + "AttributeError: " + message + "\n")
+    assert found and found[0].id == "jax_too_new"
+
+
+def test_batch_109_the_same_deprecation_as_a_warning_stays_clean():
+    text = ("/env/lib/python3.12/site-packages/chex/_src/pytypes.py:24: DeprecationWarning: "
+            "jax.interpreters.batching.BatchTracer is deprecated\n  ArrayBatched = jax.interpreters.batching.BatchTracer\n"
+            "Epoch 1/10 loss=0.42\n")
+    assert diagnose_text(text) == []
+    assert unrecognised(text) is None

@@ -40,6 +40,7 @@ from wizard.children import (
 from wizard.errors import OperationFailed, UserError
 from wizard.installer_files import with_absolute_paths
 from wizard.option_values import refuse_option_like
+from wizard.paths import process_relative
 from wizard.recipes.loader import Recipe
 from wizard.security import expand_home, known_home
 from wizard.source_trust import (
@@ -103,7 +104,13 @@ def _clean_env() -> dict[str, str]:
 
 
 def probe_python(executable: str, source: str, *, timeout: float = 10.0) -> PythonChoice | None:
-    """Run the interpreter to learn its version; None when it does not run or answer sensibly."""
+    """Run the interpreter to learn its version; None when it does not run or answer sensibly, or when its path
+    means another file to each process that opens it (`paths.process_relative`: a PATH folder under /proc/self):
+    the steps that are handed it would run another program than the one asked."""
+    if "/" in executable and process_relative(executable):
+        if source == "given":
+            refuse_process_relative(f"--python {executable}", executable)
+        return None
     try:
         proc = run_capture([executable, *PROBE_FLAGS, "-c", _PROBE], timeout=timeout, env=_clean_env(),
                            stdin=subprocess.DEVNULL)
@@ -371,7 +378,11 @@ def requested_python(recipe: Recipe, request: str, *, allow_download: bool = Fal
         # can swap, ran as root to tell its version (twenty-second hostile pass P4). Run as given, not where its
         # links lead: a venv's `bin/python` is a link to its base, and only through the link is it the venv's; once
         # passed, no link or folder on its way is another user's to change.
-        path = Path(expand_home(text))
+        # Absolute, and through no folder of proc (`process_relative`): the path the check runs is the file every
+        # step is handed, whoever opens it, in whatever folder (37th hostile pass (part B) P4: /proc/self/exe was the
+        # wizard's Python to the check and uv to the step; `./python` was looked up on PATH, as `python` was).
+        path = Path(expand_home(text)).absolute()
+        refuse_process_relative(f"--python {text}", str(path))
         refuse_swappable_python(f"--python {text}", path, "the interpreter",
                                 way_out="give an interpreter only you can change", untouched="it was not run")
         choice = probe_python(str(path), "given")
@@ -384,6 +395,18 @@ def requested_python(recipe: Recipe, request: str, *, allow_download: bool = Fal
                             "or another Python.")
         return choice
     raise UserError(f"--python {text!r}: give a version such as 3.12 or the path of an interpreter.")
+
+
+def refuse_process_relative(label: str, executable: str) -> None:
+    """UserError when `executable` leads through the kernel's proc file system (`paths.process_relative`), where a
+    name means whatever the process that opens it has; said before it is run."""
+    folder = process_relative(executable)
+    if folder is not None:
+        raise UserError(f"{label}: {executable} leads into {folder}, the kernel's view of the process that opens it "
+                        "(/proc/self/exe is the wizard's Python when the wizard runs it, and uv itself when uv does; "
+                        "/dev/fd/N is each one's own descriptor), so the interpreter checked would not be the one "
+                        "the environment is made from; it was not run. Give the path of the interpreter's own file, "
+                        "such as /usr/bin/python3.11.")
 
 
 def _swap_risk(executable: str) -> tuple[Path, str, str] | None:

@@ -29,6 +29,7 @@ from pathlib import Path
 from packaging.specifiers import SpecifierSet
 from packaging.version import InvalidVersion, Version
 
+from wizard.bounded import ParseLimitError, read_regular_head
 from wizard.children import (
     PROBE_FLAGS,
     SKIPPED_PROGRAMS,
@@ -61,6 +62,8 @@ _PROBE = (
     # where it starts from, before site (-S): held to the swap rule here (29th hostile pass (part B) P6)
     "import json\n"
     "print(json.dumps([sys.prefix, sys.exec_prefix, getattr(sys, '_stdlib_dir', None) or '', *sys.path]))\n"
+    # the interpreter file that answered: a script (a wrapper, a shim) runs another (`PythonChoice.script_runs`)
+    "print(sys.executable)\n"
 )
 #: The newest CPython minor a download request may name.
 NEWEST_MINOR = 14
@@ -76,6 +79,17 @@ class PythonChoice:
     """One of SOURCES: where the interpreter was found."""
     has_venv: bool = True
     """Whether `python -m venv` works with it (Debian splits venv/ensurepip into python3.X-venv)."""
+    script_runs: str = ""
+    """When `executable` is a script (a site's wrapper, a pyenv shim): the interpreter file it ran, by its own
+    `sys.executable`, held to the same swap rule; else "". The step that makes the environment is handed this file
+    (`creates_from`): the new environment is made from the real interpreter whichever is named, and a process the
+    script left behind holding its output had uv's `venv --python SCRIPT` wait for that output to close, silently,
+    until the 30-minute inactivity limit (37th hostile pass (part A) P3; the wizard's own probe does not wait)."""
+
+    @property
+    def creates_from(self) -> str:
+        """The interpreter the environment is made from: the file a script runs, else the one named."""
+        return self.script_runs or self.executable
 
     def to_dict(self) -> dict[str, object]:
         return {"executable": self.executable, "version": self.version, "source": self.source,
@@ -138,7 +152,25 @@ def probe_python(executable: str, source: str, *, timeout: float = 10.0) -> Pyth
     elif start_path_risk(folders) is not None:
         return None
     return PythonChoice(executable=executable, version=lines[0].strip(), source=source,
-                        has_venv=lines[1].strip() == "1")
+                        has_venv=lines[1].strip() == "1", script_runs=_script_runs(executable, lines[3:4]))
+
+
+def _script_runs(executable: str, answer: list[str]) -> str:
+    """The interpreter file a script `executable` ran (the probe's `sys.executable` line in `answer`), when it is an
+    absolute, regular, executable file through no proc folder that no other user could swap; else "" (a binary, a
+    stand-in that does not say, or a file the rules would not run: the script stays what is run)."""
+    if not answer or "/" not in executable:
+        return ""
+    try:
+        if read_regular_head(executable, 2) != b"#!":
+            return ""
+    except (OSError, ParseLimitError):
+        return ""
+    runs = answer[0].strip()
+    if (not os.path.isabs(runs) or runs == executable or not os.path.isfile(runs) or not os.access(runs, os.X_OK)
+            or process_relative(runs) is not None or _swap_risk(runs) is not None):
+        return ""
+    return runs
 
 
 def own_python() -> PythonChoice:

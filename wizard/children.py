@@ -664,12 +664,27 @@ def child_environ(env: dict[str, str] | None = None, notes: list[str] | None = N
     """A copy of `env` (default: this process's environment) for any child the wizard starts, by the one rule every
     child takes: what the loader would load from a place another user could swap left out (`guard_child_loader`,
     each said once at the end of the run and appended to `notes`; `what` names whose loading), and git's
-    own variables left out but the few `GIT_KEPT` names (`without_git_settings`).
+    own variables left out but the few `GIT_KEPT` names (`without_git_settings`), and a child Python's output in the
+    encoding the wizard reads it in (`CHILD_IO_ENCODING`).
 
     Why one rule: `run_capture` and the installer steps took both, while detect's probes (`detect.deadline`), the
     srun that runs `detect` on a node (`detect.slurm`), its scancel (`detect.srun_job`) and verify's probe
     (`verify.check`) started their children with their own copies of the environment, GIT_CONFIG_PARAMETERS and all."""
-    return without_git_settings(guard_child_loader(dict(os.environ if env is None else env), notes, what=what))
+    env = without_git_settings(guard_child_loader(dict(os.environ if env is None else env), notes, what=what))
+    env["PYTHONIOENCODING"] = CHILD_IO_ENCODING
+    return env
+
+
+#: The encoding every child Python writes its standard output in (`child_environ`): what the wizard reads it as
+#: (`Kept.text`, the installer's and verify's readers decode UTF-8; `run_capture(raw=True)` decodes a printed path as
+#: the file system names it, and `surrogateescape` hands back a name's bytes that are not UTF-8 as they are). The
+#: user's own `PYTHONIOENCODING` is for what they read, never for what the wizard reads. Without `-I` a child takes
+#: the variable; a probe with `-I` ignores it and writes in the locale's encoding, ASCII-compatible under every locale.
+#: Why: 37th hostile pass (part B) P1 — under `PYTHONIOENCODING=utf-16` the probe of where a fresh start imports
+#: `wizard` from (`paths._fresh_import_origin`) answered in UTF-16, read as UTF-8 it held NULs, and `history` and
+#: `install` crashed ("embedded null byte"; `install` then removed the env it had built); under `latin-1` a path
+#: holding `é` came back as another name.
+CHILD_IO_ENCODING = "utf-8:surrogateescape"
 
 
 def guard_child_loader(env: dict[str, str], notes: list[str] | None = None, *,

@@ -136,6 +136,66 @@ def pseudo_words(folder: str | os.PathLike[str]) -> str | None:
     return f"{mount[0]} is the kernel's {mount[1]} file system (not a disk), where no file or folder can be made"
 
 
+def process_relative(path: str | os.PathLike[str]) -> str | None:
+    """The folder on the kernel's proc file system that `path` (absolute, as given) leads through, itself or by a
+    link on its way — `/proc/self/exe`, `/proc/1234/root/…`, `/dev/fd/3` and `/dev/stdin` (links to
+    `/proc/self/fd/…`) — or None. There a name means whatever the process that opens it has: its own program, its
+    own descriptors, its own folder. Nothing is run or opened; the links are read one by one as the kernel follows
+    them, each folder judged by its file system (`_proc_devices`), not by its spelling.
+
+    Why: 37th hostile pass (part B) P4 — `--python /proc/self/exe` was probed as "Python 3.11.7" (the wizard's own
+    Python, in the probe), then handed to uv, for which it was uv: the plan approved a step that could not run."""
+    devices = _proc_devices()
+    if not devices:
+        return None
+    pending = list(reversed(Path(path).parts[1:]))
+    here, hops = "/", 0
+    while pending:
+        part = pending.pop()
+        if part in ("", "."):
+            continue
+        if part == "..":
+            here = os.path.dirname(here)
+            continue
+        try:  # a name looked up in a folder of proc: what it means is the opener's
+            if os.stat(here).st_dev in devices:
+                return here
+        except OSError:
+            return None
+        step = os.path.join(here, part)
+        if not os.path.islink(step):
+            here = step
+            continue
+        hops += 1
+        try:
+            target = os.readlink(step)
+        except OSError:
+            return None
+        if hops > 40:  # the kernel's own limit: it would not open it either
+            return None
+        if os.path.isabs(target):
+            here = "/"
+        pending.extend(reversed(Path(target).parts[1 if os.path.isabs(target) else 0:]))
+    return None
+
+
+def _proc_devices() -> set[int]:
+    """The device numbers of every proc file system mounted here (/proc, and any other mount of one)."""
+    devices: set[int] = set()
+    try:
+        with open("/proc/self/mounts", encoding="utf-8", errors="replace") as handle:
+            points = [fields[1].replace("\\040", " ") for fields in (line.split() for line in handle)
+                      if len(fields) >= 3 and fields[2] == "proc"]
+    except OSError:
+        points = ["/proc"]
+    for point in points:
+        try:
+            devices.add(os.stat(point).st_dev)
+        except OSError:
+            continue
+    return devices
+
+
 def write_block_words(folder: Path) -> str | None:
     """Why this user could not make `folder` or write in it, in words for a sentence ("/mnt/ro is on a read-only file
     system", "you cannot write in /opt/lab"), or None. Why: `plan --env` on a read-only disk said nothing, and showed

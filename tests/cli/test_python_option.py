@@ -56,3 +56,20 @@ def test_a_python_that_cannot_build_the_recipe_is_refused_by_name(isolated_state
     proc = run_inproc("plan", "jax0.12.0.1-cpu", "--python", value)
     assert proc.returncode == 2 and says in proc.stderr and "Traceback" not in proc.stderr
     assert not (isolated_state / "envs").exists() or not any((isolated_state / "envs").iterdir())
+
+
+@pytest.mark.parametrize("value", ["/proc/self/exe", "/dev/fd/0", f"/proc/self/root{sys.executable}"])
+def test_a_path_whose_meaning_is_the_openers_is_refused_before_it_is_run(isolated_state, value):
+    """37th hostile pass (part B) P4: `--python /proc/self/exe` was probed as "Python 3.11.7" (the wizard's own
+    Python, in the probe) and handed to uv, where it was uv itself: the plan approved a step that could not run."""
+    proc = run_inproc("plan", "jax0.10.2-cpu", "--python", value)
+    assert proc.returncode == 2 and "Traceback" not in proc.stderr, proc.stderr
+    assert f"--python {value}: {value} leads into /proc" in proc.stderr and "it was not run" in proc.stderr
+
+
+def test_a_relative_path_is_the_file_in_this_folder_for_every_step(isolated_state, tmp_path):
+    """37th hostile pass (part B) P4, the class: `--python ./py` was run as `py` (looked up on PATH), and a step in
+    another folder would take it from there; the plan names the absolute path the check ran."""
+    (tmp_path / "py").symlink_to(sys.executable)
+    python = last_json(run_inproc("plan", "jax0.10.2-cpu", "--python", "./py", "--json", cwd=tmp_path))["python"]
+    assert python["executable"] == str(tmp_path / "py") and python["source"] == "given"

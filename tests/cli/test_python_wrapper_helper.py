@@ -5,9 +5,11 @@ behind; a helper of its own group never outlives the probe."""
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
 import time
+from pathlib import Path
 
 from tests.fixtures.state import last_json, run_cli
 
@@ -34,3 +36,23 @@ def test_a_wrapper_whose_helper_holds_the_output_is_answered_at_once_and_its_hel
     while _helpers(tag) and time.monotonic() < deadline:
         time.sleep(0.2)
     assert not _helpers(tag), "the wrapper's helper outlived the probe"
+
+
+def test_an_install_through_such_a_wrapper_makes_the_env_from_the_python_it_runs_and_does_not_hang(tiny, tmp_path):
+    """37th hostile pass (part A) P3: `plan` answered at once, but install's `uv venv --python WRAPPER` waited for the
+    helper's held output, silently, until the 30-minute inactivity limit. The step is handed the interpreter file
+    the wrapper ran (its own `sys.executable`): the environment is made from that file whichever is named."""
+    tag = "sleep 311"
+    real = os.path.realpath(getattr(sys, "_base_executable", sys.executable))
+    wrapper = tmp_path / "pywrap"
+    wrapper.write_text(f'#!/bin/sh\n{tag} &\nexec {real} "$@"\n')
+    wrapper.chmod(0o755)
+    try:
+        proc, result = tiny.install("tiny-a", "--python", str(wrapper), timeout=240)
+        assert proc.returncode == 0, proc.stdout + proc.stderr
+        assert result["ok"], result
+        log = Path(result["log"]).read_text()
+        create = next(line for line in log.splitlines() if line.startswith("$ ") and " venv --python " in line)
+        assert f"--python {real} " in create + " " and str(wrapper) not in create, create
+    finally:
+        subprocess.run(["pkill", "-f", tag], capture_output=True)

@@ -202,8 +202,28 @@ def test_an_encoding_that_cannot_write_plain_text_is_refused_by_name_before_anyt
         if "--json" in args:
             assert json.loads(proc.stdout.splitlines()[-1])["exit"] == 1, proc.stdout
     assert tiny.history() == []
-    for held in ("ascii", "utf-16-le", "cp1252:strict"):  # they can write it: nothing refused
+    for held in ("ascii", "utf-8-sig", "cp1252:strict"):  # they can write it: nothing refused
         assert run_cli("--version", env={"PYTHONIOENCODING": held}).returncode == 0, held
+
+
+@pytest.mark.parametrize("codec", ["utf-16", "UTF_32", "utf-16-le", "utf_16_be"])
+def test_an_encoding_that_is_not_ascii_compatible_is_refused_by_name_before_anything_runs(codec, tiny):
+    """37th hostile pass (part B) P1: `PYTHONIOENCODING=utf-16` (or utf-32, any spelling) passed the round trip, and
+    a command printed UTF-16 beside the raw bytes the wizard writes past the codec; `history` and `install` crashed
+    on a child's answer (`install` after removing the env it had built). Now refused up front, by name, in ASCII."""
+    import json
+
+    from tests.fixtures.state import run_cli
+
+    env = {"PYTHONIOENCODING": codec}
+    for args in (["history", "--json"], ["install", "tiny-a", "--yes", *tiny.args()]):
+        proc = run_cli(*args, env=env)
+        assert proc.returncode == 1 and "Traceback" not in proc.stderr + proc.stdout, (args, proc.stderr)
+        assert "(set by PYTHONIOENCODING) is not ASCII-compatible" in proc.stderr, proc.stderr
+        assert "nothing was done" in proc.stderr and "PYTHONIOENCODING=utf-8" in proc.stderr, proc.stderr
+        if "--json" in args:
+            assert json.loads(proc.stdout.splitlines()[-1])["exit"] == 1, proc.stdout
+    assert tiny.history() == []
 
 
 def test_output_lost_after_the_work_leaves_the_exit_status_the_commands_own(tiny):

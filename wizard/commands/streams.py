@@ -432,14 +432,35 @@ def unencodable_problem() -> str | None:
             "\u2014".encode(encoding, _ERRORS)  # a mark: written, or its stand-in (`--`)
             if _PROBE.encode(encoding, _ERRORS).decode(encoding) != _PROBE:
                 raise ValueError("the text does not come back whole")
+            ascii_compatible = _ascii_compatible(encoding)
         except (LookupError, ValueError, TypeError):
-            name = "".join(ch if ch.isascii() and ch.isprintable() else "?" for ch in encoding)[:60]
-            cause = ("PYTHONIOENCODING" if os.environ.get("PYTHONIOENCODING") and not sys.flags.ignore_environment
-                     else "the locale")
-            return (f"{_STREAM_NAMES[fd]}'s encoding {name} (set by {cause}) cannot write plain text, so nothing "
-                    f"this command says could be read; nothing was done. Unset PYTHONIOENCODING or set it to utf-8 "
-                    "(`PYTHONIOENCODING=utf-8`), and run the command again.")
+            return _encoding_sentence(fd, encoding, "cannot write plain text, so nothing this command says could be read")
+        if not ascii_compatible:
+            return _encoding_sentence(fd, encoding, "is not ASCII-compatible (it writes plain letters as other bytes, "
+                                      "two or four to a letter for utf-16 and utf-32), so what this command prints "
+                                      "could not be read as text, nor the commands it gives you pasted into a shell")
     return None
+
+
+def _ascii_compatible(encoding: str) -> bool:
+    """Whether a stream in `encoding` writes plain ASCII text as those very bytes, after whatever the stream writes
+    first (utf-8-sig's mark): a shell reads a pasted command, and a pipe's reader the JSON, only so.
+
+    Why: 37th hostile pass (part B) P1 — `PYTHONIOENCODING=utf-16` (or utf-32, in any spelling) passed the round trip
+    above, and a command then printed UTF-16 beside the raw ASCII and UTF-8 bytes the wizard writes past the codec
+    (`say_raw`, `write_verbatim`); a child Python's answer in it crashed `history` and undid a finished `install`."""
+    encoder = codecs.getincrementalencoder(encoding)(_ERRORS)
+    encoder.encode("")  # its start (a byte-order mark), if it writes one
+    return encoder.encode(_PROBE) == _PROBE.encode("ascii")
+
+
+def _encoding_sentence(fd: int, encoding: str, why: str) -> str:
+    """`unencodable_problem`'s sentence: the stream, its encoding and where that was set, `why`, and the fix."""
+    name = "".join(ch if ch.isascii() and ch.isprintable() else "?" for ch in encoding)[:60]
+    cause = ("PYTHONIOENCODING" if os.environ.get("PYTHONIOENCODING") and not sys.flags.ignore_environment
+             else "the locale")
+    return (f"{_STREAM_NAMES[fd]}'s encoding {name} (set by {cause}) {why}; nothing was done. Unset PYTHONIOENCODING "
+            "or set it to utf-8 (`PYTHONIOENCODING=utf-8`), and run the command again.")
 
 
 def say_raw(sentence: str, *, json_line: bool = False) -> None:

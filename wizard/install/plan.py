@@ -642,7 +642,7 @@ def _uv_steps(recipe: Recipe, target: _Target, sources: _Sources, packages: _Pac
     if target.mode == "new":
         steps.append(Step(
             name="create-env", title=_create_title(target.python),
-            argv=(uv, "venv", "--python", target.python.executable, *offline_flags, str(target.env_dir)),
+            argv=(uv, "venv", "--python", target.python.creates_from, *offline_flags, str(target.env_dir)),
             env=dict(_UV_ENV), cwd=target.cwd, kind="create_env", prompts=(NO_REPLACE,),
         ))
     install = [uv, "pip", "install", "--python", target.env_py]
@@ -699,7 +699,7 @@ def _pip_steps(recipe: Recipe, target: _Target, sources: _Sources, packages: _Pa
     if target.mode == "new":
         steps.append(Step(
             name="create-env", title=_create_title(target.python),
-            argv=(target.python.executable, "-m", "venv", str(target.env_dir)), env=dict(_PIP_ENV),
+            argv=(target.python.creates_from, "-m", "venv", str(target.env_dir)), env=dict(_PIP_ENV),
             cwd=target.cwd, kind="create_env",
         ))
     progress = _pip_progress(target, sources, notes)

@@ -29,6 +29,7 @@ from pathlib import Path
 from packaging.specifiers import SpecifierSet
 from packaging.version import InvalidVersion, Version
 
+from wizard.bounded import ParseLimitError, read_regular_head
 from wizard.children import (
     PROBE_FLAGS,
     SKIPPED_PROGRAMS,
@@ -40,6 +41,7 @@ from wizard.children import (
 from wizard.errors import OperationFailed, UserError
 from wizard.installer_files import with_absolute_paths
 from wizard.option_values import refuse_option_like
+from wizard.paths import process_relative
 from wizard.recipes.loader import Recipe
 from wizard.security import expand_home, known_home
 from wizard.source_trust import (
@@ -60,6 +62,8 @@ _PROBE = (
     # where it starts from, before site (-S): held to the swap rule here (29th hostile pass (part B) P6)
     "import json\n"
     "print(json.dumps([sys.prefix, sys.exec_prefix, getattr(sys, '_stdlib_dir', None) or '', *sys.path]))\n"
+    # the interpreter file that answered: a script (a wrapper, a shim) runs another (`PythonChoice.script_runs`)
+    "print(sys.executable)\n"
 )
 #: The newest CPython minor a download request may name.
 NEWEST_MINOR = 14
@@ -75,6 +79,17 @@ class PythonChoice:
     """One of SOURCES: where the interpreter was found."""
     has_venv: bool = True
     """Whether `python -m venv` works with it (Debian splits venv/ensurepip into python3.X-venv)."""
+    script_runs: str = ""
+    """When `executable` is a script (a site's wrapper, a pyenv shim): the interpreter file it ran, by its own
+    `sys.executable`, held to the same swap rule; else "". The step that makes the environment is handed this file
+    (`creates_from`): the new environment is made from the real interpreter whichever is named, and a process the
+    script left behind holding its output had uv's `venv --python SCRIPT` wait for that output to close, silently,
+    until the 30-minute inactivity limit (37th hostile pass (part A) P3; the wizard's own probe does not wait)."""
+
+    @property
+    def creates_from(self) -> str:
+        """The interpreter the environment is made from: the file a script runs, else the one named."""
+        return self.script_runs or self.executable
 
     def to_dict(self) -> dict[str, object]:
         return {"executable": self.executable, "version": self.version, "source": self.source,
@@ -103,7 +118,13 @@ def _clean_env() -> dict[str, str]:
 
 
 def probe_python(executable: str, source: str, *, timeout: float = 10.0) -> PythonChoice | None:
-    """Run the interpreter to learn its version; None when it does not run or answer sensibly."""
+    """Run the interpreter to learn its version; None when it does not run or answer sensibly, or when its path
+    means another file to each process that opens it (`paths.process_relative`: a PATH folder under /proc/self):
+    the steps that are handed it would run another program than the one asked."""
+    if "/" in executable and process_relative(executable):
+        if source == "given":
+            refuse_process_relative(f"--python {executable}", executable)
+        return None
     try:
         proc = run_capture([executable, *PROBE_FLAGS, "-c", _PROBE], timeout=timeout, env=_clean_env(),
                            stdin=subprocess.DEVNULL)
@@ -131,7 +152,25 @@ def probe_python(executable: str, source: str, *, timeout: float = 10.0) -> Pyth
     elif start_path_risk(folders) is not None:
         return None
     return PythonChoice(executable=executable, version=lines[0].strip(), source=source,
-                        has_venv=lines[1].strip() == "1")
+                        has_venv=lines[1].strip() == "1", script_runs=_script_runs(executable, lines[3:4]))
+
+
+def _script_runs(executable: str, answer: list[str]) -> str:
+    """The interpreter file a script `executable` ran (the probe's `sys.executable` line in `answer`), when it is an
+    absolute, regular, executable file through no proc folder that no other user could swap; else "" (a binary, a
+    stand-in that does not say, or a file the rules would not run: the script stays what is run)."""
+    if not answer or "/" not in executable:
+        return ""
+    try:
+        if read_regular_head(executable, 2) != b"#!":
+            return ""
+    except (OSError, ParseLimitError):
+        return ""
+    runs = answer[0].strip()
+    if (not os.path.isabs(runs) or runs == executable or not os.path.isfile(runs) or not os.access(runs, os.X_OK)
+            or process_relative(runs) is not None or _swap_risk(runs) is not None):
+        return ""
+    return runs
 
 
 def own_python() -> PythonChoice:
@@ -371,7 +410,11 @@ def requested_python(recipe: Recipe, request: str, *, allow_download: bool = Fal
         # can swap, ran as root to tell its version (twenty-second hostile pass P4). Run as given, not where its
         # links lead: a venv's `bin/python` is a link to its base, and only through the link is it the venv's; once
         # passed, no link or folder on its way is another user's to change.
-        path = Path(expand_home(text))
+        # Absolute, and through no folder of proc (`process_relative`): the path the check runs is the file every
+        # step is handed, whoever opens it, in whatever folder (37th hostile pass (part B) P4: /proc/self/exe was the
+        # wizard's Python to the check and uv to the step; `./python` was looked up on PATH, as `python` was).
+        path = Path(expand_home(text)).absolute()
+        refuse_process_relative(f"--python {text}", str(path))
         refuse_swappable_python(f"--python {text}", path, "the interpreter",
                                 way_out="give an interpreter only you can change", untouched="it was not run")
         choice = probe_python(str(path), "given")
@@ -384,6 +427,18 @@ def requested_python(recipe: Recipe, request: str, *, allow_download: bool = Fal
                             "or another Python.")
         return choice
     raise UserError(f"--python {text!r}: give a version such as 3.12 or the path of an interpreter.")
+
+
+def refuse_process_relative(label: str, executable: str) -> None:
+    """UserError when `executable` leads through the kernel's proc file system (`paths.process_relative`), where a
+    name means whatever the process that opens it has; said before it is run."""
+    folder = process_relative(executable)
+    if folder is not None:
+        raise UserError(f"{label}: {executable} leads into {folder}, the kernel's view of the process that opens it "
+                        "(/proc/self/exe is the wizard's Python when the wizard runs it, and uv itself when uv does; "
+                        "/dev/fd/N is each one's own descriptor), so the interpreter checked would not be the one "
+                        "the environment is made from; it was not run. Give the path of the interpreter's own file, "
+                        "such as /usr/bin/python3.11.")
 
 
 def _swap_risk(executable: str) -> tuple[Path, str, str] | None:

@@ -174,3 +174,17 @@ def command_words(text: str) -> list[str]:
     if quote:
         return [text.strip()]
     return [*words, word] if word else words
+
+
+#: A row that is one backquoted command and nothing else but its indent and the sentence's punctuation after it: how
+#: `wrap` lays out a command too long to share a row with prose (`_QUOTED`, `_row`).
+_LONE_COMMAND = re.compile(r"(?P<indent> *)`(?P<command>[^`\n]+)`(?P<after>[.,;:)]*) *")
+
+
+def lone_command(row: str) -> str | None:
+    """The command a laid-out row holds alone (`` `gc-wizard install X --graphcast-src DIR` ``, its backquotes and the
+    punctuation after them dropped), else None: the core's one description of "this row is a command to copy", for a
+    face that shows such a row so that it is never broken (walk 38 #1: the app folded the row at its own width, and a
+    terminal's selection of the two rows pasted as two commands)."""
+    found = _LONE_COMMAND.fullmatch(row.replace(KEEP, " "))
+    return found.group("command") if found else None

@@ -10,6 +10,9 @@ that scrolls sideways when the pane is narrower, so the terminal's rows hold the
 binding, `copy_command`) copies the focused command row, else the screen's last one, through the terminal's clipboard
 (OSC 52, which works over SSH and in tmux).
 
+Each quoted `gc-wizard …` is named as a new login shell runs it (`paths.runnable`), as the CLI's printed lines name
+it (walk 38 #2): these texts are the ones that hold commands to run.
+
 `render()` is the whole text, masked, as a `Shown`'s: what was shown can be read back in one piece.
 """
 
@@ -21,6 +24,7 @@ from textual.content import Content
 from textual.visual import visualize
 from textual.widget import Widget
 
+from wizard.paths import runnable
 from wizard.tui.widgets.shown import Shown, masked
 from wizard.wrap import lone_command
 
@@ -86,13 +90,14 @@ class ShownCommands(Vertical):
 
     def __init__(self, text: str = "", *, id: str | None = None, classes: str | None = None) -> None:
         super().__init__(id=id, classes=classes)
-        self.text = text
+        self.text = runnable(text)
 
     def compose(self):
         yield from (_widget(kind, part) for kind, part in _parts(self.text))
 
     def update(self, text: str = "") -> None:
         """Show `text` instead: rows of the same kinds are updated in place, others built anew."""
+        text = runnable(text)
         if text == self.text and self.children:
             return
         self.text = text

@@ -69,12 +69,16 @@ def _units(text: str) -> str:
 def _row(rest: str, word: str, width: int, tilde: bool = False) -> str:
     """A new row starting with `word`: under `rest`, or further left if only that keeps the word whole on the row (a
     path is never cut inside a name where the row can hold it). With `tilde`, a path under the home folder too long for
-    any row is spelled with ~ for it, so it fits where it can (walk 28 #18: the app cut `…/envs/jax0.4.23-cpu-20` /
+    any row, or for the row under `rest`, is spelled with ~ for it, so it fits where it can (walk 28 #18: the app cut `…/envs/jax0.4.23-cpu-20` /
     `261128-193636`); the CLI keeps paths as they are, for scripts (a terminal wraps a long one without cutting it)."""
-    if tilde and len(word) > width:
+    if tilde and len(rest) + len(word) > width:
         home = os.environ.get("HOME", "").rstrip("/")
         if len(home) > 1 and word.startswith(home + "/"):
-            word = "~" + word[len(home):]
+            short = "~" + word[len(home):]
+            # Spelled with ~ where that keeps it under `rest`, in line with the rows around it (walk 38 #6: History's
+            # `stopped:` rows went on at 9 spaces, then 10), or where nothing else fits a row.
+            if len(rest) + len(short) <= width or len(word) > width:
+                word = short
     return rest[:max(0, width - len(word))] + word
 
 

@@ -72,7 +72,14 @@ def say(text: str = "") -> None:
 
 
 def warn(text: str) -> None:
-    sys.stderr.write(f"gc-wizard: {runnable(text)}\n")
+    """`gc-wizard: TEXT` on stderr, on a terminal wrapped to its width between words as every error line is
+    (`errors.for_terminal`; walk 38 #6: the terminal broke forecast's `Name or ser` / `vice not known.`); into a
+    pipe or a file one line, for scripts."""
+    from wizard.errors import (
+        for_terminal,  # deferred: loaded already by every command; kept off this module's import
+    )
+
+    sys.stderr.write(for_terminal(f"gc-wizard: {runnable(text)}") + "\n")
     sys.stderr.flush()
 
 

@@ -100,11 +100,13 @@ def _usage_sentence(parser: argparse.ArgumentParser, message: str) -> str:
     guess = f"; did you mean {close}?" if close else ""
     choice = re.search(r"argument (\S+): invalid choice: '([^']*)' \(choose from (.*)\)", message)
     if choice and choice.group(1) == "COMMAND":
-        return f"unknown command '{choice.group(2)}'{guess} (`{parser.prog} --help` lists them)"
+        return paths.runnable(f"unknown command '{choice.group(2)}'{guess} (`{parser.prog} --help` lists them)")
     if choice:
         allowed = ", ".join(re.findall(r"'([^']*)'", choice.group(3)))
         return f"{choice.group(1)} '{choice.group(2)}' is not one of {allowed}{guess}"
-    return f"{message}{guess} (`{parser.prog} --help` shows the usage)"
+    # The program as a new login shell runs it, as every printed command names it (walk 38 #2: a bare `gc-wizard
+    # install --help`, which the shell that pasted the failed line could not run).
+    return paths.runnable(f"{message}{guess} (`{parser.prog} --help` shows the usage)")
 
 
 def _suggestion(parser: argparse.ArgumentParser, message: str) -> str | None:

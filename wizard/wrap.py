@@ -69,12 +69,16 @@ def _units(text: str) -> str:
 def _row(rest: str, word: str, width: int, tilde: bool = False) -> str:
     """A new row starting with `word`: under `rest`, or further left if only that keeps the word whole on the row (a
     path is never cut inside a name where the row can hold it). With `tilde`, a path under the home folder too long for
-    any row is spelled with ~ for it, so it fits where it can (walk 28 #18: the app cut `…/envs/jax0.4.23-cpu-20` /
+    any row, or for the row under `rest`, is spelled with ~ for it, so it fits where it can (walk 28 #18: the app cut `…/envs/jax0.4.23-cpu-20` /
     `261128-193636`); the CLI keeps paths as they are, for scripts (a terminal wraps a long one without cutting it)."""
-    if tilde and len(word) > width:
+    if tilde and len(rest) + len(word) > width:
         home = os.environ.get("HOME", "").rstrip("/")
         if len(home) > 1 and word.startswith(home + "/"):
-            word = "~" + word[len(home):]
+            short = "~" + word[len(home):]
+            # Spelled with ~ where that keeps it under `rest`, in line with the rows around it (walk 38 #6: History's
+            # `stopped:` rows went on at 9 spaces, then 10), or where nothing else fits a row.
+            if len(rest) + len(short) <= width or len(word) > width:
+                word = short
     return rest[:max(0, width - len(word))] + word
 
 
@@ -174,3 +178,17 @@ def command_words(text: str) -> list[str]:
     if quote:
         return [text.strip()]
     return [*words, word] if word else words
+
+
+#: A row that is one backquoted command and nothing else but its indent and the sentence's punctuation after it: how
+#: `wrap` lays out a command too long to share a row with prose (`_QUOTED`, `_row`).
+_LONE_COMMAND = re.compile(r"(?P<indent> *)`(?P<command>[^`\n]+)`(?P<after>[.,;:)]*) *")
+
+
+def lone_command(row: str) -> str | None:
+    """The command a laid-out row holds alone (`` `gc-wizard install X --graphcast-src DIR` ``, its backquotes and the
+    punctuation after them dropped), else None: the core's one description of "this row is a command to copy", for a
+    face that shows such a row so that it is never broken (walk 38 #1: the app folded the row at its own width, and a
+    terminal's selection of the two rows pasted as two commands)."""
+    found = _LONE_COMMAND.fullmatch(row.replace(KEEP, " "))
+    return found.group("command") if found else None

@@ -70,10 +70,10 @@ def test_diagnose_on_an_install_log_reads_its_first_line(tmp_path, isolated_stat
     log.write_text("[gc-wizard] Installing jax0.4.23-cpu into /s/envs/jax0.4.23-cpu-x (uv, new environment); "
                    "GraphCast v0.1.1\n" + TLS_LOG.replace("jax0.4.23-cpu-20261128-082120", "env"))
     text = " ".join(run_inproc("diagnose", str(log)).stdout.split())
-    # the fix as shown names the program as a new shell runs it (walk 33 #4); --json keeps the catalogue's words
+    # the fix as shown names the program as a new shell runs it (walk 33 #4), and so does --json's (walk 38 #2)
     assert f"rerun `{wizard_command()} install jax0.4.23-cpu`" in text and "cuda12" not in text, text
     fix = last_json(run_inproc("diagnose", str(log), "--json"))["findings"][0]["fix"]
-    assert "gc-wizard bundle jax0.4.23-cpu" in fix and "cuda" not in fix
+    assert f"`{wizard_command()} bundle jax0.4.23-cpu" in fix and "cuda" not in fix
 
 
 def test_a_real_install_log_names_its_recipe_first(tiny, isolated_state):

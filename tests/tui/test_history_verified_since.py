@@ -8,7 +8,7 @@ import dataclasses
 import json
 
 from textual.app import App
-from textual.widgets import DataTable, Static
+from textual.widgets import DataTable
 
 from tests.fixtures.cli import run_inproc
 from wizard.history.store import VerifySummary, load_history, now, record_verify
@@ -67,6 +67,6 @@ async def test_the_app_history_detail_says_verified_since_and_the_timeout_not_ru
         assert str(table.get_row_at(2)[3]) == "not run"
         table.move_cursor(row=0)
         await pilot.pause()
-        detail = " ".join(str(app.screen.query_one("#history-note", Static).render()).split())
+        detail = " ".join(str(app.screen.query_one("#history-note").render()).split())
         assert "note: verified since (20" in detail and "at install, the GraphCast check was stopped by you." in detail
         assert "error:" not in detail and "not checked" not in detail, detail

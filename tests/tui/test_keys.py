@@ -31,6 +31,19 @@ def _offered(screen) -> list[str]:
             if b.show and screen.check_action(b.action, ()) is not False] + ["Quit"]
 
 
+def _footer_rows(app) -> str:
+    """The footer's rows as drawn, joined: a `WrappingFooter` takes a second row when its keys need it (the Plan
+    screen's, when a command row adds ctrl+y)."""
+    from textual.widgets import Footer
+
+    rows = screen_rows(app)
+    footers = [one for one in app.screen.query(Footer) if one.region.height]
+    if not footers:
+        return rows[-1]
+    region = footers[-1].region
+    return " ".join(rows[region.y:region.y + region.height])
+
+
 async def _footer(pilot, *, has: tuple[str, ...] = (), lacks: tuple[str, ...] = ()) -> str:
     """The footer row once it lists every offered action (and `has`, and none of `lacks`).
 
@@ -40,7 +53,7 @@ async def _footer(pilot, *, has: tuple[str, ...] = (), lacks: tuple[str, ...] = 
     loop = asyncio.get_running_loop()
     deadline = loop.time() + 10
     while True:
-        footer = screen_rows(app)[-1]
+        footer = _footer_rows(app)
         missing = [d for d in (*_offered(app.screen), *has) if d not in footer]
         present = [d for d in lacks if d in footer]
         if not missing and not present:

@@ -96,3 +96,19 @@ def test_the_exemptions_are_the_reasoned_ones():
     shown = [n.value for n in ast.walk(tree) if isinstance(n, ast.Constant) and isinstance(n.value, str)
              and id(n) not in exempt and BARE.search(n.value)]
     assert shown == ["see `gc-wizard history`"]
+
+
+def test_the_json_line_names_the_program_as_the_printed_lines_do(monkeypatch):
+    """Walk 38 #2: the reach of `paths.runnable` goes beyond say/warn: every finding's `fix` in a `--json` line names the
+    program as the printed Fix: line does; a bare one stays only where the program is bare."""
+    from wizard import paths
+    from wizard.commands.output import json_line
+    from wizard.security import json_text
+
+    monkeypatch.setattr(paths, "wizard_command", lambda: "/v/bin/gc-wizard")
+    value = {"fix": "run `gc-wizard history`", "findings": [{"fix": "`gc-wizard report` writes it"}], "n": 1}
+    assert json_line(value) == json_text({"fix": "run `/v/bin/gc-wizard history`",
+                                          "findings": [{"fix": "`/v/bin/gc-wizard report` writes it"}], "n": 1})
+    assert json_line({"error": "see `gc-wizard history`"}) == json_text({"error": "see `gc-wizard history`"})
+    monkeypatch.setattr(paths, "wizard_command", lambda: "gc-wizard")
+    assert json_line(value) == json_text(value)

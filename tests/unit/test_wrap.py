@@ -93,7 +93,13 @@ def test_a_long_path_is_never_cut_and_a_home_one_is_spelled_with_a_tilde(monkeyp
     home = path[len("/home/newbie"):]
     assert hanging(["target : jax0.4.23-cpu [20261128-193636]", f"         {path}"], 66, tilde=True)[1] == \
         f"       ~{home}"
-    assert hanging([f"         {path}"], 75, tilde=True) == [f"     {path}"]  # fits when moved left: spelled as it is
+    assert hanging([f"         {path}"], 75) == [f"     {path}"]  # the CLI's: fits when moved left, spelled as it is
+    # The app's: with ~ it stays under its row's start, in line with the rows around it (walk 38 #6).
+    assert hanging([f"         {path}"], 75, tilde=True) == [f"         ~{home}"]
+    rows = hanging([f"stopped: cancelled by the user; the new environment {path} was removed, and no environment is "
+                    "current (there was none before)"], 76, tilde=True)
+    assert len(rows) == 3 and rows[1].startswith(f"         ~{home}"), rows
+    assert all(row.startswith(" " * 9) and row[9] != " " for row in rows[1:]), rows
     assert hanging([f"GraphCast env  {path}"], 72, tilde=True) == ["GraphCast env", f"  {path}"]
     assert hanging([f"GraphCast env  {path}"], 66, tilde=True) == ["GraphCast env", f"       ~{home}"]
     assert hanging([f"GraphCast env  {path}"], 66) == ["GraphCast env", path]  # the CLI's: as it is, for scripts

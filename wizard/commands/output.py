@@ -36,6 +36,8 @@ def json_line(value: Any) -> str:
     readers turn into U+FFFD or refuse (review: `history --json` under `LC_ALL=C`). kernel.json keeps the escape:
     jupyter_client, which reads it with Python, needs the exact path."""
     text = json_text(value, default=str)
+    if "`gc-wizard" in text:  # a finding's fix quoting the program: named as the printed fix names it (walk 38 #2:
+        text = json_text(_named(value), default=str)  # the JSON's fix said a bare `gc-wizard install`)
     if "\\ud" not in text:  # nearly every line: no escaped byte, nothing more to do
         return text
     from wizard.paths import as_shown  # deferred: only a line holding such a byte needs it (start-up time)
@@ -52,13 +54,32 @@ def json_line(value: Any) -> str:
     return json_text(spelled(json.loads(text)))
 
 
+def _named(value: Any, fix: bool = False) -> Any:
+    """`value` with every `fix` string in it (a finding's, at any depth) as `runnable` makes the printed Fix: line: a
+    quoted `gc-wizard …` as a new login shell runs it. Other strings keep their words (what the CLI recorded)."""
+    if isinstance(value, str):
+        return runnable(value) if fix else value
+    if isinstance(value, (list, tuple)):
+        return [_named(part, fix) for part in value]
+    if isinstance(value, dict):
+        return {key: _named(part, key == "fix") for key, part in value.items()}
+    return value
+
+
 def say(text: str = "") -> None:
     sys.stdout.write(runnable(text) + "\n")
     sys.stdout.flush()
 
 
 def warn(text: str) -> None:
-    sys.stderr.write(f"gc-wizard: {runnable(text)}\n")
+    """`gc-wizard: TEXT` on stderr, on a terminal wrapped to its width between words as every error line is
+    (`errors.for_terminal`; walk 38 #6: the terminal broke forecast's `Name or ser` / `vice not known.`); into a
+    pipe or a file one line, for scripts."""
+    from wizard.errors import (
+        for_terminal,  # deferred: loaded already by every command; kept off this module's import
+    )
+
+    sys.stderr.write(for_terminal(f"gc-wizard: {runnable(text)}") + "\n")
     sys.stderr.flush()
 
 

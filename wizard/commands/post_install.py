@@ -10,7 +10,7 @@ from wizard.commands import options
 from wizard.commands.cluster_options import job_reporter, slurm_target
 from wizard.commands.output import emit_json, say, warn, width, wrapped
 from wizard.commands.streams import write_verbatim
-from wizard.errors import UserError
+from wizard.errors import UserError, for_terminal
 from wizard.flows.after_install import (
     activate_script,
     kernel_install,
@@ -131,8 +131,9 @@ def run_report(args: argparse.Namespace) -> int:
         sys.stdout.flush()
         return 0
     target = write_output_file(args.out, text, what="the report to")  # a full disk: exit 1, one sentence
-    say(f"Wrote the support report to {target} (host, user, home folder and GPU UUIDs redacted; read it before "
-        "sending).")
+    # Wrapped between words on a terminal, as an error line is (walk 38 #6: the terminal broke `GPU` / ` UUIDs`).
+    say(for_terminal(f"Wrote the support report to {target} (host, user, home folder and GPU UUIDs redacted; read it "
+                     "before sending).", sys.stdout))
     return 0
 
 

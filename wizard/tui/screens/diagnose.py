@@ -15,22 +15,24 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import VerticalScroll
 from textual.screen import Screen
-from textual.widgets import Footer, Input, Static, TextArea
+from textual.widgets import Footer, Input, TextArea
 
 from wizard.security import expand_home
 from wizard.tui.messages import LogDiagnosed
 from wizard.tui.problems import error_text
+from wizard.tui.widgets.commands import COPY_COMMAND, CopiesCommands, ShownCommands
 from wizard.tui.widgets.shown import Shown
 
 #: The findings' width on an 80-column screen (the pane's border and scroll bar take the rest).
 WIDTH = 76
 
 
-class DiagnoseScreen(Screen):
+class DiagnoseScreen(CopiesCommands, Screen):
     BINDINGS = [
         Binding("escape", "back", "Back", id="back", tooltip="The previous screen"),
         Binding("ctrl+d", "diagnose_pasted", "Diagnose the pasted text", id="pasted", priority=True,
                 tooltip="Read the text pasted into the box, as `gc-wizard diagnose -` does"),
+        COPY_COMMAND,
     ]
 
     def __init__(self, path: str = "") -> None:
@@ -46,7 +48,7 @@ class DiagnoseScreen(Screen):
             yield Input(value=self.path, id="log-path", placeholder="/path/to/failed-run.log")
             yield Shown("Or paste the log into this box, then ctrl+d:", markup=False)
             yield TextArea(id="log-text")
-            yield Shown("", id="diagnosis", markup=False)
+            yield ShownCommands("", id="diagnosis")  # a command to run again stands whole on its row (walk 38 #1)
         yield Footer(compact=True)
 
     def on_mount(self) -> None:
@@ -89,8 +91,11 @@ class DiagnoseScreen(Screen):
         self._show([message.error] if message.error else message.lines)
 
     def _show(self, lines: list[str]) -> None:
-        self.query_one("#diagnosis", Static).update("\n".join(lines))
+        self.query_one("#diagnosis", ShownCommands).update("\n".join(lines))
         self.query_one("#diagnose-pane", VerticalScroll).scroll_end(animate=False)
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        return self.copy_offered() if action == "copy_command" else True
 
     def action_back(self) -> None:
         self.dismiss(None)

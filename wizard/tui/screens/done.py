@@ -9,7 +9,6 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import VerticalScroll
 from textual.screen import Screen
-from textual.widgets import Static
 
 from wizard.flows.describe import (
     activate_lines,
@@ -27,6 +26,7 @@ from wizard.flows.results import InstallResult, kept_checked
 from wizard.paths import wizard_command
 from wizard.tui.messages import AfterInstallDone, AssetsHostUnreachable
 from wizard.tui.problems import error_text
+from wizard.tui.widgets.commands import COPY_COMMAND, CopiesCommands, ShownCommands
 from wizard.tui.widgets.footer import WrappingFooter
 from wizard.tui.widgets.shown import Shown
 
@@ -130,7 +130,7 @@ def summary_text(result: InstallResult, current_env: str | None = None, unreacha
     ])
 
 
-class DoneScreen(Screen[str]):
+class DoneScreen(CopiesCommands, Screen[str]):
     """Dismisses with "quit", "log" (back to the install screen underneath), "retry" (a held lock), "plan" (a failed
     install's plan again) or "recipes" (another install after a success); History opens on top."""
 
@@ -156,6 +156,7 @@ class DoneScreen(Screen[str]):
                 tooltip="Run the GraphCast check on the environment kept unchecked (as `verify --env` does)"),
         Binding("p", "plan", "Change the plan", id="plan",
                 tooltip="Back to the Plan screen: another GraphCast source (g), a wheelhouse (w), offline (o)"),
+        COPY_COMMAND,
     ]
 
     def __init__(self, result: InstallResult) -> None:
@@ -177,7 +178,7 @@ class DoneScreen(Screen[str]):
     def compose(self) -> ComposeResult:
         yield Shown("gc-wizard · Done" if self.result.ok else "gc-wizard · Not done", classes="title")
         with VerticalScroll(id="done-pane"):
-            yield Shown(self._summary(), id="summary", markup=False)
+            yield ShownCommands(self._summary(), id="summary")
         yield WrappingFooter()  # its keys stay visible at 80 columns (a second row)
 
     @property
@@ -210,7 +211,7 @@ class DoneScreen(Screen[str]):
 
     def on_assets_host_unreachable(self, message: AssetsHostUnreachable) -> None:
         self.unreachable = message.host
-        self.query_one("#summary", Static).update(self._summary())
+        self.query_one("#summary", ShownCommands).update(self._summary())
         self.refresh_bindings()
 
     def on_screen_resume(self) -> None:
@@ -221,7 +222,7 @@ class DoneScreen(Screen[str]):
         if current != self.current or given or self.forecast_ran != self._ran_shown:
             self.current = current
             self.unreachable = None if given else self.unreachable
-            self.query_one("#summary", Static).update(self._summary())
+            self.query_one("#summary", ShownCommands).update(self._summary())
             self.refresh_bindings()
 
     def action_retry(self) -> None:
@@ -245,6 +246,8 @@ class DoneScreen(Screen[str]):
         return bool(self.unreachable)
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action == "copy_command":
+            return self.copy_offered()
         if action == "forecast":
             return bool(self.result.ok and self.env) and not self.needs_assets and self.forecast_ran is None
         if action == "forecast_again":
@@ -317,7 +320,7 @@ class DoneScreen(Screen[str]):
                 # Checked where it is: the files come from there now, and the host's words no longer apply (here,
                 # to a later f, and in the lines left after quitting).
                 self.app.assets, self.app.assets_reach, self.unreachable = location, None, None
-                self.query_one("#summary", Static).update(self._summary())
+                self.query_one("#summary", ShownCommands).update(self._summary())
                 self.refresh_bindings()
                 self.action_forecast()
 
@@ -331,9 +334,9 @@ class DoneScreen(Screen[str]):
         """A key's outcome, kept under the summary (replacing the previous one) and scrolled into view."""
         notes = self.query("#notes")
         if notes:
-            notes.first(Static).update(text)
+            notes.first(ShownCommands).update(text)
         else:
-            self.query_one("#done-pane", VerticalScroll).mount(Shown(text, id="notes", markup=False))
+            self.query_one("#done-pane", VerticalScroll).mount(ShownCommands(text, id="notes"))
         self.query_one("#done-pane", VerticalScroll).scroll_end(animate=False)
 
     def action_kernel(self) -> None:

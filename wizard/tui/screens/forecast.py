@@ -31,6 +31,7 @@ from wizard.flows.forecast import (
 )
 from wizard.tui.messages import ForecastDone, ForecastDownload, ForecastStage, JobStateChanged
 from wizard.tui.problems import error_text
+from wizard.tui.widgets.commands import COPY_COMMAND, CopiesCommands, ShownCommands
 from wizard.tui.widgets.footer import WrappingFooter
 from wizard.tui.widgets.shown import Shown
 
@@ -50,7 +51,7 @@ def stage_lines(current: str | None, finished: bool, failed: str | None = None) 
     return lines
 
 
-class ForecastScreen(Screen[None]):
+class ForecastScreen(CopiesCommands, Screen[None]):
     """Runs `gc-wizard forecast` for one environment; Escape leaves once it has ended."""
 
     BINDINGS = [
@@ -59,6 +60,7 @@ class ForecastScreen(Screen[None]):
         # Walk 22 #5: a forecast that could not fetch its files offered only Back; a folder meant a restart.
         Binding("a", "assets", "Run from a folder", id="assets",
                 tooltip="Give the folder (or mirror URL) that holds the forecast's files, and run it again"),
+        COPY_COMMAND,
     ]
 
     def __init__(self, env: str | Path, assets: str | None = None, slurm=None) -> None:
@@ -78,7 +80,7 @@ class ForecastScreen(Screen[None]):
         with VerticalScroll(id="forecast-pane"):
             yield Shown("\n".join(stage_lines(None, False)), id="stages", markup=False)
             yield Shown("", id="download", markup=False)
-            yield Shown(f"In {self.env.path}", id="outcome", markup=False)
+            yield ShownCommands(f"In {self.env.path}", id="outcome")
         yield WrappingFooter()
 
     def on_mount(self) -> None:
@@ -140,7 +142,7 @@ class ForecastScreen(Screen[None]):
                 lines += ["", f"▶ {finding.title}", f"  Fix: {fix_words(finding.fix)}"]
         again = ("Press a to give a folder that holds the files and run it again, or Escape to go back."
                  if not ok else "Press Escape to go back.")
-        self.query_one("#outcome", Static).update("\n".join(["", *lines, "", again]))
+        self.query_one("#outcome", ShownCommands).update("\n".join(["", *lines, "", again]))
         self.refresh_bindings()
 
     def action_stop(self) -> None:
@@ -181,11 +183,13 @@ class ForecastScreen(Screen[None]):
         self.download = ProgressText()
         self.query_one("#stages", Static).update("\n".join(stage_lines(None, False)))
         self.query_one("#download", Static).update("")
-        self.query_one("#outcome", Static).update(f"In {self.env.path}, files from {self.assets}")
+        self.query_one("#outcome", ShownCommands).update(f"In {self.env.path}, files from {self.assets}")
         self.refresh_bindings()
         self.run_it()
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action == "copy_command":
+            return self.copy_offered()
         if action == "stop":
             return not self.ended
         if action == "assets":

@@ -10,13 +10,14 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import VerticalScroll
 from textual.screen import Screen
-from textual.widgets import DataTable, Footer, Static
+from textual.widgets import DataTable, Footer
 
 from wizard.errors import UserError, WizardError
 from wizard.tui.messages import HistorySized, RollbackRequested
 from wizard.tui.problems import problem_text
 from wizard.tui.screens.confirm import ConfirmScreen
 from wizard.tui.screens.verify import TIER_TITLES
+from wizard.tui.widgets.commands import COPY_COMMAND, CopiesCommands, ShownCommands
 from wizard.tui.widgets.more_below import MoreBelow
 from wizard.tui.widgets.shown import Shown, masked
 
@@ -43,7 +44,7 @@ def check_line(entry) -> str | None:
     return f"check{node}: failed at {where}" + (f" — {titles[0]}" if titles else "")
 
 
-class HistoryScreen(Screen):
+class HistoryScreen(CopiesCommands, Screen):
     """Dismisses with None (Back), or after a rollback with its result dict."""
 
     BINDINGS = [
@@ -52,6 +53,7 @@ class HistoryScreen(Screen):
                 tooltip="Name the root cause in any failed run's log, as `gc-wizard diagnose` does"),
         Binding("r", "rollback", "Roll back to selected", id="rollback",
                 tooltip="Make the selected environment current again and re-check it (Enter too)"),
+        COPY_COMMAND,
     ]
 
     def __init__(self) -> None:
@@ -74,7 +76,7 @@ class HistoryScreen(Screen):
         # The selected entry in full, in a pane of its own that scrolls (Tab to it, then ↓): at 80×24 a cancelled
         # entry's "r:" sentence and disk line were cut with nothing to say so (walk 37 #8).
         with VerticalScroll(id="history-pane"):
-            yield Shown("", id="history-note", markup=False)
+            yield ShownCommands("", id="history-note")
         yield MoreBelow("history-pane", "Tab, then PgDn or ↓ scrolls", id="history-more")
         yield Footer(compact=True)
 
@@ -91,7 +93,7 @@ class HistoryScreen(Screen):
         except (WizardError, OSError) as exc:  # a state folder that is a file, an unreadable disk: said, no crash
             self.entries, self.warnings, self.history, self.env_statuses = [], [], None, {}
             table.clear(columns=True)
-            self.query_one("#history-note", Static).update(problem_text("read the history", exc))
+            self.query_one("#history-note", ShownCommands).update(problem_text("read the history", exc))
             return
         # The same rows in the same order as `gc-wizard history`: every install, verify and rollback,
         # oldest first; the cursor starts on the newest.
@@ -137,6 +139,8 @@ class HistoryScreen(Screen):
         self._describe(self.query_one(DataTable).cursor_row if self.entries else None)
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action == "copy_command":
+            return self.copy_offered()
         if action == "rollback":
             return None if self.not_a_target or not self.entries else True  # None: shown, dimmed
         return True
@@ -179,7 +183,7 @@ class HistoryScreen(Screen):
                 lines.append(f"r: {self.not_a_target}")
             if self.disk_total:
                 lines.append(self.disk_total)
-        self.query_one("#history-note", Static).update("\n".join(self.warnings + lines))
+        self.query_one("#history-note", ShownCommands).update("\n".join(self.warnings + lines))
         self.query_one("#history-pane", VerticalScroll).scroll_home(animate=False)  # another entry: from its top
         self.refresh_bindings()
 

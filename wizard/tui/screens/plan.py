@@ -22,7 +22,6 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import VerticalScroll
 from textual.screen import Screen
-from textual.widgets import Static
 
 from wizard.flows.options import InstallOptions
 from wizard.security import redact_secrets
@@ -30,6 +29,7 @@ from wizard.tui.messages import DownloadMeasured, PlanComputed
 from wizard.tui.problems import error_text
 from wizard.tui.screens.confirm import ConfirmScreen
 from wizard.tui.screens.prompt import PromptScreen
+from wizard.tui.widgets.commands import COPY_COMMAND, CopiesCommands, ShownCommands
 from wizard.tui.widgets.footer import WrappingFooter
 from wizard.tui.widgets.shown import Shown
 
@@ -60,7 +60,7 @@ def _editable(current: str | None) -> str:
     return current if current and redact_secrets(current) == current else ""
 
 
-class PlanScreen(Screen["ApprovedPlan | None"]):
+class PlanScreen(CopiesCommands, Screen["ApprovedPlan | None"]):
     """Dismisses with the approved plan, or None for Back."""
 
     BINDINGS = [
@@ -82,6 +82,7 @@ class PlanScreen(Screen["ApprovedPlan | None"]):
                 tooltip="Add what the demo notebook's imports cell needs (google-cloud-storage, ipywidgets)"),
         Binding("a", "toggle_alternative", "Alt src", id="alternative",
                 tooltip="The recipe's alternative source (e.g. JAX's CUDA plugin from PyPI); needs a GPU check"),
+        COPY_COMMAND,
     ]
 
     def __init__(self, recipe, options: InstallOptions) -> None:
@@ -109,7 +110,7 @@ class PlanScreen(Screen["ApprovedPlan | None"]):
         # the recipe first: a narrow terminal cuts the title's end, and the id is what says which plan (walk 20 #3)
         yield Shown(f"gc-wizard · Step 3 of 5 · {self.recipe.id} · The plan: what will run", classes="title", markup=False)
         with VerticalScroll(id="plan-pane"):
-            yield Shown("", id="plan", markup=False)
+            yield ShownCommands("", id="plan")
         yield WrappingFooter()  # all of its keys stay visible at 60 columns (and with "a Alt src" at 80)
 
     def on_mount(self) -> None:
@@ -121,7 +122,7 @@ class PlanScreen(Screen["ApprovedPlan | None"]):
         self.plan = None
         self.planning = True
         self._install_when_ready = None  # a settings change since: that Enter was for another plan
-        self.query_one("#plan", Static).update("Working out the plan… (Escape: back)")
+        self.query_one("#plan", ShownCommands).update("Working out the plan… (Escape: back)")
         self.query_one("#plan-pane", VerticalScroll).scroll_home(animate=False)  # the changed lines are near the top
         self.refresh_bindings()
         self.compute_plan(self.options, revert, announce_source)
@@ -158,7 +159,7 @@ class PlanScreen(Screen["ApprovedPlan | None"]):
                 return
             from wizard.flows.describe_plan import with_keys  # deferred for start-up time, as plan_lines
 
-            self.query_one("#plan", Static).update(
+            self.query_one("#plan", ShownCommands).update(
                 f"This plan cannot run:\n\n{with_keys(message.error)}\n\nPress g for another GraphCast source, w for "
                 "another wheelhouse, o to switch offline, e for another folder, i to switch the installer, or "
                 "Escape to choose another recipe.")
@@ -187,7 +188,7 @@ class PlanScreen(Screen["ApprovedPlan | None"]):
         lines = plan_lines(self.review, download=self.download, slurm=self.options.slurm,
                            hints=PlanHints(**_KEY_HINTS, keys=True), width=self._text_width(), commands_last=True,
                            index_down=self.index_down)
-        self.query_one("#plan", Static).update("\n".join(lines))
+        self.query_one("#plan", ShownCommands).update("\n".join(lines))
 
     def _text_width(self) -> int:
         """The columns the plan's text gets: the screen's, less the pane's padding (2) and a scroll bar (2) —
@@ -220,6 +221,8 @@ class PlanScreen(Screen["ApprovedPlan | None"]):
             self._render_plan()
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action == "copy_command":
+            return self.copy_offered()
         if action in ("install", "force") and self.planning:
             return True  # taken now, carried out once the plan is there (if it may be)
         if action == "install":

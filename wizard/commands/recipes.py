@@ -12,8 +12,9 @@ from wizard.commands.cluster_options import facts_for, where_line
 from wizard.commands.output import emit_json, say, warn, width, wrapped
 from wizard.errors import UserError, current_folder_gone
 from wizard.flows.describe_machine import machine_summary
-from wizard.flows.describe_plan import PlanHints, install_command, plan_lines
+from wizard.flows.describe_plan import PlanHints, plan_lines
 from wizard.flows.history import installed_fields, installed_recipes, installed_words, last_failed_checks
+from wizard.flows.install_line import SOURCE_PLACEHOLDER, install_to_run
 from wizard.flows.machine import machine_facts, read_here
 from wizard.flows.recipe_list import fetched_from_words, graphcast_label, group_by_graphcast
 from wizard.flows.review import PlanReview, download_size, review
@@ -247,15 +248,17 @@ def plan_text(review: PlanReview, download: DownloadSize | None = None, slurm=No
 
         alternative = plan.recipe.alternatives[0]
         given = dataclasses.replace(given if given is not None else InstallOptions(), alternative=alternative.id)
-    run = command(command_words(install_command(plan, wizard_command(), slurm, given)), columns,
-                  "To run it: ", "    ")
+    # The line install takes here: with the GraphCast source the plan's words name when its host does not answer
+    # (walk 38 #3: it printed the line it then said install refuses), by the core's one choice of it.
+    line, placeholder = install_to_run(plan, wizard_command(), slurm, given)
+    run = command(command_words(line), columns, "To run it: ", "    ")
     if alternative is not None:
         run += wrapped(f"(with --alternative {alternative.id}: the recipe's own wheel page cannot be reached from "
                        f"here, as the Sources above say; {alternative.title}"
                        f"{'' if alternative.gpu_checked else ', which NEEDS A GPU CHECK'})", columns, "", "")
-    if review.plan.unreachable_source:  # walk 22 #2: pasted as it is, that line was refused (exit 2) here
-        run += wrapped("(install refuses this line here until you add --graphcast-src DIR, a local copy, as the "
-                       "GraphCast line above says)", columns, "", "")
+    if placeholder:  # walk 22 #2: pasted as it is, the line without a source was refused (exit 2) here
+        run += wrapped(f"(put a local copy of GraphCast in place of {SOURCE_PLACEHOLDER}, as the GraphCast line above "
+                       "says: install refuses this line here without one)", columns, "", "")
     return "\n".join([*laid_out, "", *run])
 
 

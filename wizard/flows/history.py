@@ -311,11 +311,10 @@ def unchecked_words(recipe_id: str, found: tuple[str, str, int], command: str = 
 
 
 def last_local_graphcast(version: str) -> str | None:
-    """The local GraphCast an earlier install of this version used, if still there (None if unreadable)."""
-    try:
-        return load_history().last_local_graphcast(version)
-    except Exception:  # an unreadable history only means nothing is remembered
-        return None
+    """The local GraphCast an earlier install of this version used, if still there (None if unreadable): the app's
+    plan starts from it, and the CLI's install lines give it (`remembered_graphcast`, the one choice of it)."""
+    found = remembered_graphcast(version)
+    return found[0] if found else None
 
 
 #: How an install that did not finish is named where what it used is offered again (`attempt_words`).

@@ -36,7 +36,7 @@ def test_the_recipe_list_flags_the_python_download_that_does_not_answer(tiny313,
     args = ("recipes", "--recipes-dir", str(tiny313.recipes))
     text = _flat(run_inproc(*args).stdout)
     row = text.split("tiny-313")[1]
-    assert "! No fitting Python is on this machine (the recipe needs 3.13), and uv downloads Python 3.13 from " \
+    assert "! No fitting Python is on this machine (the recipe needs Python 3.13), and uv downloads Python 3.13 from " \
            "py.invalid" in row, row
     assert "Install python3.13" in row and "`--python PATH`" in row
     entry = next(e for e in last_json(run_inproc(*args, "--json")) if e["id"] == "tiny-313")

@@ -16,7 +16,12 @@ from wizard.flows.describe_plan import PlanHints, plan_lines
 from wizard.flows.history import installed_fields, installed_recipes, installed_words, last_failed_checks
 from wizard.flows.install_line import SOURCE_PLACEHOLDER, install_to_run
 from wizard.flows.machine import machine_facts, read_here
-from wizard.flows.recipe_list import fetched_from_words, graphcast_label, group_by_graphcast
+from wizard.flows.recipe_list import (
+    fetched_from_words,
+    graphcast_label,
+    group_by_graphcast,
+    unreachable_headline,
+)
 from wizard.flows.review import PlanReview, download_size, review
 from wizard.flows.session import survey
 from wizard.flows.types import DownloadSize, Facts, RecipeMatch
@@ -148,7 +153,11 @@ def render_matches(matches: list[RecipeMatch], facts: Facts, graphcast_version: 
         if fetched:
             out.append(_wrap(fetched, "  ", columns))
         for m in group:
-            status = "RECOMMENDED" if m.recommended else ("compatible" if m.compatible else "not compatible")
+            # A fitting recipe whose install needs a host that does not answer is not said "compatible" above the
+            # "!" that says its install fails here (review): the app's "!" row and headline, in the CLI's words.
+            unreachable = unreachable_headline(m)
+            status = "RECOMMENDED" if m.recommended else ("needs download" if unreachable else "compatible"
+                                                          if m.compatible else "not compatible")
             marker = "!" if m.recipe.id in failed else ("*" if m.recommended else " ")
             row = f"{marker} {m.recipe.id:<{id_width}} {status:<{status_width}} "
             if columns - title_at >= 20:
@@ -162,7 +171,9 @@ def render_matches(matches: list[RecipeMatch], facts: Facts, graphcast_version: 
             if m.recipe.id in installed:
                 out.append(_wrap(f"{installed_words(installed[m.recipe.id])}: a new install builds another "
                                  "environment beside it (`gc-wizard history` lists them all).", "    ", columns))
-            if m.compatible:
+            if unreachable:
+                out.append(_wrap(unreachable, "    ", columns))
+            if m.compatible and not (unreachable and m.summary == "compatible"):
                 out.append(_wrap(m.summary, "    ", columns))
             for reason in m.reasons:
                 out.append(_wrap(f"- {reason}", "    ", columns))

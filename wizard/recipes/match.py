@@ -505,8 +505,11 @@ def match_recipes(recipes: dict[str, Recipe] | Iterable[Recipe], facts: Facts, *
                        f"v{best.recipe.graphcast.version})")
         elif best is not None and best.recipe.pins.get("jax") != recipe.pins.get("jax") \
                 and best.recipe.graphcast.version == version:
-            summary = (f"compatible; the recommended stack runs the same GraphCast on JAX "
-                       f"{best.recipe.pins.get('jax')} (this one: {recipe.pins.get('jax')})")
+            theirs, ours = best.recipe.pins.get("jax"), recipe.pins.get("jax")
+            # A pin a recipe lacks is said so, never printed as "None" (review: a test recipe's "(this one: None)").
+            on = f"on JAX {theirs}" if theirs else "with another JAX"
+            this = f"this one: {ours}" if ours else "this one pins no JAX"
+            summary = f"compatible; the recommended stack runs the same GraphCast {on} ({this})"
             summary += f"; {recipe.limit}" if recipe.limit else ""
         else:
             summary = "compatible; the recommended stack is the better fit for the same GraphCast"

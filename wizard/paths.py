@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import errno
 import os
+import re
 import stat
 import sys
 import time
@@ -1581,8 +1582,6 @@ def runnable(text: str, command: str | None = None) -> str:
     me = command if command is not None else wizard_command()
     if me == "gc-wizard":
         return text
-    import re
-
     return re.sub(r"`gc-wizard(?=[ `])", lambda _match: f"`{me}", text)
 
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import errno
 import os
+import re
 import stat
 import sys
 import time
@@ -1641,8 +1642,6 @@ def runnable(text: str, command: str | None = None) -> str:
     me = command if command is not None else wizard_command()
     if me == "gc-wizard":
         return text
-    import re
-
     return re.sub(r"`gc-wizard(?=[ `])", lambda _match: f"`{me}", text)
 
 
@@ -1656,19 +1655,38 @@ def chosen_state_folder() -> str | None:
     return str(state_dir()) if os.environ.get("GC_WIZARD_HOME") else None
 
 
+#: `program_command`'s answer for this process, by everything it reads besides files: the environment (PATH, PYTHONPATH,
+#: uv's and pip's settings), the interpreter and its prefix, the package's folder. Review: every printed line asked the
+#: files again (the console scripts, PATH's folders); a test (or a caller) that changes any of these gets a fresh
+#: answer, never the last one's.
+_PROGRAMS: dict[tuple, str] = {}
+
+
 def program_command() -> str:
     """The gc-wizard program alone, as a new login shell can run it (see `wizard_command`), without the
     state folder: for lines that set `GC_WIZARD_HOME` themselves. A console script (this environment's, or the one
     PATH finds) is printed only when it starts this interpreter and, started so, would import this very package
     (`_fresh_start_runs_this_package`); else `PYTHON -m wizard`, with `PYTHONPATH` naming this package's folder
     where a fresh start would not find it (30th hostile pass (part B) P10: run as `PYTHONPATH=CHECKOUT python -m
-    wizard`, the "Go back:" lines named the venv's `gc-wizard`, another gc-wizard installed there)."""
+    wizard`, the "Go back:" lines named the venv's `gc-wizard`, another gc-wizard installed there).
+    Found once a process (`_PROGRAMS`), except from a runner's cached environment (uvx, `pipx run`), whose line comes
+    from its install's recorded source, read each time."""
+    key = (sys.prefix, sys.executable, tuple(sys.argv[:1]), str(_PACKAGE_DIR), tuple(sorted(os.environ.items())))
+    known = _PROGRAMS.get(key)
+    if known is not None:
+        return known
+    if zip_archive() is None and ephemeral_tool_env() is not None:  # an environment that goes by itself
+        return _run_again_command(pipx=not in_uv_cache(Path(sys.prefix)))
+    _PROGRAMS[key] = found = _program_command()
+    return found
+
+
+def _program_command() -> str:
+    """`program_command`, found afresh."""
     import shutil
 
     if zip_archive() is not None:  # this zipapp, not a gc-wizard the interpreter may have installed too
         return " ".join(shell_word(part) for part in program_argv())
-    if ephemeral_tool_env() is not None:  # an environment that goes by itself
-        return _run_again_command(pipx=not in_uv_cache(Path(sys.prefix)))
     own = Path(sys.prefix) / "bin" / "gc-wizard"
     if own.exists() and script_interpreter_problem(own) is not None:  # a moved or copied venv (P7)
         return _module_command()

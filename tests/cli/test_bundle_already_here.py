@@ -6,7 +6,7 @@ The real CLI in this process, the tiny recipes, real pip and uv, every index clo
 
 from __future__ import annotations
 
-from tests.fixtures.cli import run_inproc
+from tests.fixtures.cli import bare_program, run_inproc
 from tests.fixtures.state import last_json
 
 
@@ -27,6 +27,7 @@ def test_an_install_without_the_bundle_offers_the_bundle_that_is_here(tiny, tmp_
     assert "copy `gc-bundle` here" not in said and "on a machine with internet" not in said, said
 
     planned = " ".join(run_inproc("plan", "tiny-a", "--recipes-dir", str(tiny.recipes)).stdout.split())
-    assert f"Your last install of tiny-a came from the bundle {bundle}: install from it again (`--bundle {bundle}`)" \
-        in planned, planned
-    assert "give it again (`--graphcast-src" not in planned, planned
+    # Walk 38 #3: the whole line to paste, never a `--bundle` fragment to add by hand.
+    assert (f"Your last install of tiny-a came from the bundle {bundle}: install from it again (`gc-wizard install "
+            f"tiny-a --recipes-dir {tiny.recipes} --bundle {bundle}`)") in bare_program(planned), planned
+    assert "give it again (`" not in planned, planned

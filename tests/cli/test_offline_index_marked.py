@@ -12,7 +12,7 @@ from __future__ import annotations
 import json
 import shlex
 
-from tests.fixtures.cli import run_inproc
+from tests.fixtures.cli import bare_program, run_inproc
 
 
 def test_the_plan_marks_the_closed_index_and_offers_the_bundle_here(tiny, tmp_path, monkeypatch, isolated_state,
@@ -25,7 +25,9 @@ def test_the_plan_marks_the_closed_index_and_offers_the_bundle_here(tiny, tmp_pa
     index = closed_indexes.rstrip("/")
     assert f"Packages: ✗ the index {index}" in said, said
     assert (f"! the index {index} cannot be reached from here, so the packages step would fail: your last install of "
-            f"tiny-a came from the bundle {bundle}: install from it again (`--bundle {bundle}`)") in said, said
+            f"tiny-a came from the bundle {bundle}: install from it again (`") in said, said
+    # Walk 38 #3: the whole line to paste, never a `--bundle` fragment to add by hand.
+    assert f"again (`gc-wizard install tiny-a --recipes-dir {tiny.recipes} --bundle {bundle}`)" in bare_program(said)
     from_bundle = run_inproc("plan", "tiny-a", "--recipes-dir", str(tiny.recipes), "--bundle", str(bundle))
     assert "✗ the index" not in from_bundle.stdout  # from the bundle no index is read
 

@@ -36,9 +36,13 @@ def test_the_recipe_list_flags_the_python_download_that_does_not_answer(tiny313,
     args = ("recipes", "--recipes-dir", str(tiny313.recipes))
     text = _flat(run_inproc(*args).stdout)
     row = text.split("tiny-313")[1]
-    assert "! No fitting Python is on this machine (the recipe needs 3.13), and uv downloads Python 3.13 from " \
+    assert "! No fitting Python is on this machine (the recipe needs Python 3.13), and uv downloads Python 3.13 from " \
            "py.invalid" in row, row
     assert "Install python3.13" in row and "`--python PATH`" in row
+    # Review: the row said "compatible" above the "!" that says the install fails here; now the app's words.
+    assert row.split()[:2] == ["needs", "download"], row  # the status column, where it said "compatible"
+    assert "Fits this machine, but needs Python 3.13, which uv would download from py.invalid (not reachable here)." \
+        in row.split("!")[0], row
     entry = next(e for e in last_json(run_inproc(*args, "--json")) if e["id"] == "tiny-313")
     assert entry["unreachable"] == ["py.invalid"] and entry["python_download"] == "3.13"
     other = next(e for e in last_json(run_inproc(*args, "--json")) if e["id"] == "tiny-a")

@@ -8,13 +8,12 @@ when the newest install from it had failed or been stopped — walk 28 #15's pro
 
 from __future__ import annotations
 
-from types import SimpleNamespace
-
 import pytest
 
 from tests.fixtures.cli import run_inproc
 from wizard.flows.describe_plan import index_down_words
 from wizard.history.store import Entry, load_history
+from wizard.install.plan import plan_install
 from wizard.install.reach import Unreachable, advice_for
 from wizard.recipes.loader import get_recipe
 
@@ -40,10 +39,10 @@ def test_a_bundle_only_a_stopped_install_came_from_is_offered_as_that_attempts(t
     attempt = f"our last attempt to install tiny-a (stopped before it finished, history {ENTRY})"
     assert f"Y{attempt} came from the bundle {bundle}: install from it again" in planned, planned
     assert "last install of tiny-a" not in planned, planned
-    down = index_down_words(SimpleNamespace(recipe=SimpleNamespace(id="tiny-a")), "https://pypi.org/simple")
+    recipe = get_recipe("tiny-a", [str(tiny.recipes)])
+    down = index_down_words(plan_install(recipe), "https://pypi.org/simple")
     assert f": y{attempt} came from the bundle {bundle}: install from it again" in down, down
     # a failed step's advice (`transaction`) passes the same words to the host advice
-    recipe = get_recipe("tiny-a", [str(tiny.recipes)])
     said = advice_for([Unreachable("pypi.org", "index", "x")], recipe, bundle_here=str(bundle),
                       bundle_install=f"y{attempt}")
     assert f"nstall from the bundle y{attempt} came from, which is here" in said, said

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.fixtures.cli import run_inproc
+from tests.fixtures.cli import bare_program, run_inproc, shell_line
 from tests.fixtures.state import last_json
 from wizard.install.sources import source_host
 
@@ -29,8 +29,14 @@ def test_plan_marks_an_unreachable_graphcast_host_and_says_the_fix(tiny, isolate
     # The plan marks it as the app's Plan screen does (one wording, flows.describe_plan): ✗ and the sentence.
     assert "GraphCast ✗" in text and "github.invalid cannot be reached from here" in text
     assert "--graphcast-src DIR" in text and "Plan screen" not in text  # walk 22 #10: no app key on the CLI
-    # Walk 22 #2: the line to paste is refused as it is here; the plan says so under it.
-    assert "To run it: " in text and "install refuses this line here until you add --graphcast-src DIR" in text
+    # Walk 22 #2: the line without a source is refused here. Walk 38 #3: with none known, the line to paste is the
+    # whole command with the placeholder DIR, and the plan says what goes there.
+    run = bare_program(shell_line(run_inproc(*args).stdout, "To run it: ").removeprefix("To run it: "))
+    assert run.endswith(f"gc-wizard install tiny-a --recipes-dir {tiny.recipes} --graphcast-src DIR "
+                        f"--find-links {tiny.house.path}"), run
+    assert "(put a local copy of GraphCast in place of DIR, as the GraphCast line above says: install refuses " \
+           "this line here without one)" in text, text
+    assert "then run `gc-wizard install tiny-a" in bare_program(text)  # the ✗ line's words give it too
     data = last_json(run_inproc(*args, "--json"))
     assert data["unreachable_source"].startswith("github.invalid cannot be reached")
     # Offline, nothing is asked of the network, and a local source has no host to ask.
@@ -52,13 +58,21 @@ def test_install_refuses_an_unreachable_source_before_downloading_and_names_the_
     assert refused.returncode == 2, refused.stdout + refused.stderr
     error = last_json(refused)["error"]
     assert error.startswith("github.invalid cannot be reached from here")
-    assert f"`--graphcast-src {tiny.graphcast}`" in error and "Nothing was downloaded" in error
+    # Walk 38 #3: the whole line to paste, never a `--graphcast-src PATH` fragment to add by hand.
+    assert (f"give it again (`gc-wizard install tiny-a --recipes-dir {tiny.recipes} --graphcast-src {tiny.graphcast} "
+            f"--find-links {tiny.house.path}`)") in bare_program(" ".join(error.split())), error
+    assert "Nothing was downloaded" in error
     assert "Plan screen" not in error  # walk 22 #10: the app's key is not for a user outside the app
     assert [e["recipe"] for e in tiny.history()] == ["tiny-b"]  # nothing started: no entry, no env
     # Walk 19 #3: the plan (both faces' words, the app's "Install anyway?" too) names the remembered source.
     planned = " ".join(run_inproc("plan", *args[1:2], *args[4:]).stdout.split())
     assert f"Your last install of GraphCast 0.1.1 used {tiny.graphcast}: give it again" in planned, planned
     assert planned.count("cannot be reached from here") == 1
+    # Walk 38 #3: the plan's "To run it:" is that line too, not the one it said install refuses.
+    run = bare_program(shell_line(run_inproc("plan", *args[1:2], *args[4:]).stdout, "To run it: ").removeprefix("To run it: "))
+    assert run.endswith(f"gc-wizard install tiny-a --recipes-dir {tiny.recipes} --graphcast-src {tiny.graphcast} "
+                        f"--find-links {tiny.house.path}"), run
+    assert "install refuses this line" not in planned and "in place of DIR" not in planned
     assert refused.stderr.count("cannot be reached from here") == 1, refused.stderr  # said once, not twice
     assert "==> Installing" not in refused.stdout + refused.stderr  # nothing announced that did not begin
     forced = run_inproc(*args, "--force")
@@ -87,8 +101,8 @@ def test_locks_install_line_carries_the_graphcast_source_the_install_will_need(t
     first = run_inproc(*args)
     assert first.returncode == 0, first.stderr
     words = " ".join(first.stdout.split())
-    assert "install refuses this line here until you add --graphcast-src DIR: github.invalid cannot be reached" \
-        in words, words
+    assert "(put a local copy of GraphCast in place of DIR: github.invalid cannot be reached" in words, words
+    assert f"--lock {tmp_path / 'gc.lock.txt'} --graphcast-src DIR --find-links" in words, words  # walk 38 #3
     assert tiny.install("tiny-b")[0].returncode == 0  # remembered: this install's local GraphCast wheel
     line = next(row for row in run_inproc(*args).stdout.splitlines() if row.startswith("Install from it:"))
     assert line.endswith(f"install tiny-a --recipes-dir {tiny.recipes} --lock {tmp_path / 'gc.lock.txt'} "

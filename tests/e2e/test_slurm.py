@@ -173,8 +173,9 @@ def test_the_cluster_options_before_the_command_reach_the_node(slurm):
     assert bare.returncode == 0 and f"Detected on node {slurm.node}" in bare.stdout, bare.stderr
     plan = run_inproc("--slurm", "plan", "jax0.4.23-cuda12-cudnn89", timeout=120)
     assert plan.returncode == 0 and "DOES NOT FIT" not in plan.stdout, plan.stderr
-    # rows joined; `--alternative ID` where the recipe's own wheel page does not answer here (walk 24 #2)
-    assert re.search(r"install jax0\.4\.23-cuda12-cudnn89(?: --alternative \S+)? --slurm\b",
+    # rows joined; `--alternative ID` where the recipe's own wheel page does not answer here (walk 24 #2), and the
+    # GraphCast source install needs where github.com does not (walk 38 #3: the remembered one, else DIR)
+    assert re.search(r"install jax0\.4\.23-cuda12-cudnn89(?: --alternative \S+)?(?: --graphcast-src \S+)? --slurm\b",
                      shell_line(plan.stdout, "To run it: "))
 
 

@@ -23,6 +23,7 @@ from wizard.flows.history import (
     error_words,
     history_rows,
     installers_of,
+    log_words,
     no_installs_words,
     read_history,
     size_words,
@@ -70,8 +71,8 @@ def history_table(rows: list[dict[str, Any]], total: int, columns: int) -> list[
     and environment, and why it failed, indented below. Ids and paths are never cut: they are for copying."""
     id_width = max(2, *(len(row["id"]) for row in rows))
     out = [f"  {'id':{id_width}}  {'kind':8}  {'status':10}  {'disk':>9}  started"]
-    for row in rows:
-        row = _one_line_fields(row)
+    for original in rows:
+        row = _one_line_fields(original)
         mark = "●" if row["current"] else " "
         status = status_cell(row["status"], row.get("env_status") or "") + ("*" if row.get("interrupted") else "")
         started = (row.get("started") or "")[:16].replace("T", " ")
@@ -96,6 +97,8 @@ def history_table(rows: list[dict[str, Any]], total: int, columns: int) -> list[
             why = wrapped(f"{mark}{error}", columns, "    ", "      ")
             rest = " ".join(line.strip() for line in why[2:])  # the third row holds the rest, cut to fit
             out += why[:2] + ([fit(f"      {rest}", columns)] if rest else [])
+        log = log_words(original.get("log"))  # walk 38 #4: as --json and the app name it; a path is never broken
+        out += wrapped(log, columns, "    ", "    ") if log else []
     out.append("")
     # Each legend and command only where it has something to act on (walk 37 #7: with only a cancelled entry the
     # "● current" legend and "Delete an old one" were printed for nothing current or deletable).

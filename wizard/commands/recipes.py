@@ -12,10 +12,16 @@ from wizard.commands.cluster_options import facts_for, where_line
 from wizard.commands.output import emit_json, say, warn, width, wrapped
 from wizard.errors import UserError, current_folder_gone
 from wizard.flows.describe_machine import machine_summary
-from wizard.flows.describe_plan import PlanHints, install_command, plan_lines
+from wizard.flows.describe_plan import PlanHints, plan_lines
 from wizard.flows.history import installed_fields, installed_recipes, installed_words, last_failed_checks
+from wizard.flows.install_line import SOURCE_PLACEHOLDER, install_to_run
 from wizard.flows.machine import machine_facts, read_here
-from wizard.flows.recipe_list import fetched_from_words, graphcast_label, group_by_graphcast
+from wizard.flows.recipe_list import (
+    fetched_from_words,
+    graphcast_label,
+    group_by_graphcast,
+    unreachable_headline,
+)
 from wizard.flows.review import PlanReview, download_size, review
 from wizard.flows.session import survey
 from wizard.flows.types import DownloadSize, Facts, RecipeMatch
@@ -147,7 +153,11 @@ def render_matches(matches: list[RecipeMatch], facts: Facts, graphcast_version: 
         if fetched:
             out.append(_wrap(fetched, "  ", columns))
         for m in group:
-            status = "RECOMMENDED" if m.recommended else ("compatible" if m.compatible else "not compatible")
+            # A fitting recipe whose install needs a host that does not answer is not said "compatible" above the
+            # "!" that says its install fails here (review): the app's "!" row and headline, in the CLI's words.
+            unreachable = unreachable_headline(m)
+            status = "RECOMMENDED" if m.recommended else ("needs download" if unreachable else "compatible"
+                                                          if m.compatible else "not compatible")
             marker = "!" if m.recipe.id in failed else ("*" if m.recommended else " ")
             row = f"{marker} {m.recipe.id:<{id_width}} {status:<{status_width}} "
             if columns - title_at >= 20:
@@ -161,7 +171,9 @@ def render_matches(matches: list[RecipeMatch], facts: Facts, graphcast_version: 
             if m.recipe.id in installed:
                 out.append(_wrap(f"{installed_words(installed[m.recipe.id])}: a new install builds another "
                                  "environment beside it (`gc-wizard history` lists them all).", "    ", columns))
-            if m.compatible:
+            if unreachable:
+                out.append(_wrap(unreachable, "    ", columns))
+            if m.compatible and not (unreachable and m.summary == "compatible"):
                 out.append(_wrap(m.summary, "    ", columns))
             for reason in m.reasons:
                 out.append(_wrap(f"- {reason}", "    ", columns))
@@ -247,15 +259,17 @@ def plan_text(review: PlanReview, download: DownloadSize | None = None, slurm=No
 
         alternative = plan.recipe.alternatives[0]
         given = dataclasses.replace(given if given is not None else InstallOptions(), alternative=alternative.id)
-    run = command(command_words(install_command(plan, wizard_command(), slurm, given)), columns,
-                  "To run it: ", "    ")
+    # The line install takes here: with the GraphCast source the plan's words name when its host does not answer
+    # (walk 38 #3: it printed the line it then said install refuses), by the core's one choice of it.
+    line, placeholder = install_to_run(plan, wizard_command(), slurm, given)
+    run = command(command_words(line), columns, "To run it: ", "    ")
     if alternative is not None:
         run += wrapped(f"(with --alternative {alternative.id}: the recipe's own wheel page cannot be reached from "
                        f"here, as the Sources above say; {alternative.title}"
                        f"{'' if alternative.gpu_checked else ', which NEEDS A GPU CHECK'})", columns, "", "")
-    if review.plan.unreachable_source:  # walk 22 #2: pasted as it is, that line was refused (exit 2) here
-        run += wrapped("(install refuses this line here until you add --graphcast-src DIR, a local copy, as the "
-                       "GraphCast line above says)", columns, "", "")
+    if placeholder:  # walk 22 #2: pasted as it is, the line without a source was refused (exit 2) here
+        run += wrapped(f"(put a local copy of GraphCast in place of {SOURCE_PLACEHOLDER}, as the GraphCast line above "
+                       "says: install refuses this line here without one)", columns, "", "")
     return "\n".join([*laid_out, "", *run])
 
 

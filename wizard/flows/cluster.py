@@ -227,10 +227,13 @@ def lock_install_lines(command: str, recipe: Recipe, lock: str, alternative: str
     """`lock`'s "Install from it:" line, by the one builder of install lines (`describe_plan.install_line`), with
     the GraphCast source the install will need: the one given (GC_WIZARD_GRAPHCAST_SRC), else, when the recipe's
     own source's host does not answer here, the local one the last install of that GraphCast version used; with no
-    such source, a second line says --graphcast-src DIR is needed. Walk 24 #5: the printed line, pasted on a server
+    such source, the line gives --graphcast-src DIR and a second line says what DIR is. Walk 24 #5: the printed line, pasted on a server
     without GitHub, was refused by the plan's own GraphCast ✗ (as walk 22 #2's plan line was)."""
     from wizard.flows.history import last_local_graphcast
-    from wizard.flows.install_line import install_line  # deferred: only after a lock was written
+    from wizard.flows.install_line import (  # deferred: only after a lock was written
+        SOURCE_PLACEHOLDER,
+        install_line,
+    )
     from wizard.install.sources import unreachable_source
 
     why = None
@@ -238,8 +241,10 @@ def lock_install_lines(command: str, recipe: Recipe, lock: str, alternative: str
         why = unreachable_source(recipe.graphcast.source)
         if why:
             graphcast_src = last_local_graphcast(recipe.graphcast.version)
+    placeholder = bool(why and not graphcast_src)  # walk 38 #3: the whole line, DIR said, not a flag to add
     line = install_line(command, recipe.id, recipes_dir=recipes_dir_for(recipe), alternative=alternative,
-                        lock=lock, graphcast_src=graphcast_src, find_links=list(find_links), offline=offline)
-    if why and not graphcast_src:
-        return [line, f"(install refuses this line here until you add --graphcast-src DIR: {why})"]
+                        lock=lock, graphcast_src=SOURCE_PLACEHOLDER if placeholder else graphcast_src,
+                        find_links=list(find_links), offline=offline)
+    if placeholder:
+        return [line, f"(put a local copy of GraphCast in place of {SOURCE_PLACEHOLDER}: {why})"]
     return [line]

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import os
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from wizard import paths
@@ -47,11 +47,15 @@ class PlanHints:
 
 def with_keys(text: str) -> str:
     """The core's words about a source, with the Plan screen's key beside the flag that gives it: the app shows them
-    so; the CLI's words name the flag alone (walk 22 #10: `install` said "(g on the Plan screen)" outside the app)."""
-    text = re.sub(r"\(`--graphcast-src ([^`]+)`\)", r"(`--graphcast-src \1`, or g on the Plan screen)", text)
+    so; the CLI's words name the flag alone (walk 22 #10: `install` said "(g on the Plan screen)" outside the app).
+    A backquoted command is left whole: a key in it would break the line to paste (walk 38 #3)."""
+    text = re.sub(r"\(`([^`]*--graphcast-src [^`]+)`\)", r"(`\1`, or g on the Plan screen)", text)
     text = re.sub(r"--alternative ([\w.-]+) \(", r"--alternative \1 (a on the Plan screen; ", text)  # walk 24 #1
-    return (text.replace("--graphcast-src DIR", "--graphcast-src DIR (g on the Plan screen)")
-            .replace("--find-links DIR", "--find-links DIR (w on the Plan screen)"))
+    parts = text.split("`")
+    for at in range(0, len(parts), 2):  # outside the backquotes only
+        parts[at] = (parts[at].replace("--graphcast-src DIR", "--graphcast-src DIR (g on the Plan screen)")
+                     .replace("--find-links DIR", "--find-links DIR (w on the Plan screen)"))
+    return "`".join(parts)
 
 
 def _fit(text: str, width: int = 74) -> str:
@@ -86,10 +90,11 @@ def index_down_words(plan: Plan, index: str) -> str:
     recipe = plan.recipe.id
     bundled = remembered_bundle(recipe)
     bundle = bundled[0] if bundled else None
-    way = (f"{in_sentence(bundled[1])} came from the bundle {bundle}: install from it again "
-           f"(`--bundle {shell_word(bundle)}`)" if bundled else
-           f"where an index answers, `{paths.elsewhere_command(f'bundle {recipe} --out DIR')}` gathers everything; copy DIR here and give "
-           "`--bundle DIR` (or a wheelhouse: --find-links DIR --offline)")
+    # The whole line to paste, never a `--bundle` fragment to add by hand (walk 38 #3), by the one builder of it.
+    again = install_command(replace(plan, bundle=bundle or "DIR"), paths.wizard_command())
+    way = (f"{in_sentence(bundled[1])} came from the bundle {bundle}: install from it again (`{again}`)" if bundled else
+           f"where an index answers, `{paths.elsewhere_command(f'bundle {recipe} --out DIR')}` gathers everything; copy DIR here and run "
+           f"`{again}` (or give a wheelhouse: --find-links DIR --offline)")
     return f"the index {index} cannot be reached from here, so the packages step would fail: {way}."
 
 

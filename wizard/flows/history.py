@@ -16,13 +16,13 @@ from typing import Any
 from wizard import paths
 from wizard.history.store import History, load_history, now, record_verify
 from wizard.install import envs
-from wizard.security import shell_word
+from wizard.security import one_line, shell_word
 from wizard.verify.check import VerifyResult
 from wizard.verify.protocol import TIER_TITLES
 
 __all__ = ["attempt_words", "current_env", "current_env_text", "disk_total_words", "disk_words", "entry_traits",
            "env_status", "error_words", "FAILED_CHECK_MARK", "forecast_env", "history_once", "history_rows", "HistoryRead", "in_sentence", "installed_fields", "installed_recipes",
-           "installed_words", "installers_of", "last_failed_checks", "last_local_graphcast", "no_installs_words",
+           "installed_words", "installers_of", "last_failed_checks", "last_local_graphcast", "log_words", "no_installs_words",
            "now", "read_history", "record_check", "remembered_bundle", "remembered_graphcast", "size_words", "status_cell",
            "unchecked_install", "unchecked_words"]
 
@@ -311,11 +311,10 @@ def unchecked_words(recipe_id: str, found: tuple[str, str, int], command: str = 
 
 
 def last_local_graphcast(version: str) -> str | None:
-    """The local GraphCast an earlier install of this version used, if still there (None if unreadable)."""
-    try:
-        return load_history().last_local_graphcast(version)
-    except Exception:  # an unreadable history only means nothing is remembered
-        return None
+    """The local GraphCast an earlier install of this version used, if still there (None if unreadable): the app's
+    plan starts from it, and the CLI's install lines give it (`remembered_graphcast`, the one choice of it)."""
+    found = remembered_graphcast(version)
+    return found[0] if found else None
 
 
 #: How an install that did not finish is named where what it used is offered again (`attempt_words`).
@@ -426,6 +425,16 @@ def entry_traits(entry: Any, *, when: bool = True) -> str | None:
     if when and data.get("kind") == "install" and isinstance(started, str) and started:
         parts.append(f"installed {started[:16].replace('T', ' ')}")
     return " · ".join(parts) or None
+
+
+def log_words(log: str | None) -> str | None:
+    """An entry's log as a row says it, `log: PATH`, and that it is gone when it is (None: the entry has none).
+    Walk 38 #4: plain `history` named no log, where `--json` and the app did; the user told to `diagnose` it had to
+    look for it under the state folder."""
+    if not log:
+        return None
+    shown = one_line(log)  # as the row's other paths: a newline in an edited history.json makes no row of its own
+    return f"log: {shown}" if Path(log).is_file() else f"log: {shown} (no longer there)"
 
 
 def no_installs_words() -> str:

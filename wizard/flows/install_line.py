@@ -6,8 +6,10 @@ A module of its own (it was in `describe_plan`): the session's bundle-first reco
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 
+from wizard.flows.history import remembered_bundle, remembered_graphcast
 from wizard.install.bundle import WHEELS as BUNDLE_WHEELS
 from wizard.install.choices import DEFAULT_INSTALLER
 from wizard.install.options import InstallOptions
@@ -72,3 +74,26 @@ def install_command(plan: Plan, command: str, slurm=None, given: InstallOptions 
         graphcast_src=plan.graphcast_src if plan.graphcast_src != recipe.graphcast.source else None,
         find_links=[str(link) for link in plan.find_links if link not in recipe.find_links],
         offline=plan.offline, slurm=slurm)
+
+
+#: The placeholder of an install line whose GraphCast source must be given and none is known (`install_to_run`).
+SOURCE_PLACEHOLDER = "DIR"
+
+
+def install_to_run(plan: Plan, command: str, slurm=None, given: InstallOptions | None = None) -> tuple[str, bool]:
+    """The whole `install` line to paste for `plan`, and whether its `--graphcast-src` is the placeholder DIR.
+
+    Where the plan's GraphCast host does not answer, the line `install_command` builds is refused (exit 2); the
+    line to paste gives instead the bundle or local GraphCast the history remembers (the source the app's plan starts
+    from, `flows.history.last_local_graphcast`), else `--graphcast-src DIR`, which the caller says how to fill.
+    Walk 38 #3: the refusal gave a `--graphcast-src PATH` fragment to add by hand, and `plan`'s "To run it:" printed
+    the line it said install would refuse, though the plan named the checkout the last install used."""
+    if not plan.unreachable_source or plan.bundle:
+        return install_command(plan, command, slurm, given), False
+    bundled = remembered_bundle(plan.recipe.id)
+    if bundled:  # its GraphCast wheel installs nothing without the bundle's wheels (walk 26 #7)
+        return install_command(replace(plan, bundle=bundled[0]), command, slurm, given), False
+    found = remembered_graphcast(plan.recipe.graphcast.version)
+    source = found[0] if found and found[0] != plan.graphcast_src else SOURCE_PLACEHOLDER
+    return (install_command(replace(plan, graphcast_src=source), command, slurm, given),
+            source == SOURCE_PLACEHOLDER)

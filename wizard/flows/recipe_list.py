@@ -8,7 +8,12 @@ The matching itself is `flows.session.survey`; this is only its order and its he
 from __future__ import annotations
 
 from wizard.install.sources import fetched_from_words
-from wizard.recipes.match import DEFAULT_GRAPHCAST_VERSION, graphcast_label, group_by_graphcast
+from wizard.recipes.match import (
+    DEFAULT_GRAPHCAST_VERSION,
+    graphcast_label,
+    group_by_graphcast,
+    python_range_words,
+)
 
 __all__ = ["DEFAULT_GRAPHCAST_VERSION", "fetched_from_words", "graphcast_label", "group_by_graphcast",
            "unreachable_headline", "unreachable_verdict"]
@@ -22,7 +27,9 @@ def unreachable_verdict(match) -> str | None:
     what the host stands for. One row of 80 columns: the details say it in full (`unreachable_headline`)."""
     if not match.compatible or not match.unreachable:
         return None
-    return f"{_needed(match)} download ({', '.join(match.unreachable)}) unreachable"
+    verdict = f"{_needed(match)} download ({', '.join(match.unreachable)}) unreachable"
+    # The host only where the row has room for it (a range is longer than one version): the details name it.
+    return verdict if len(verdict) <= ROW_VERDICT_ROOM else f"{_needed(match)} download unreachable"
 
 
 def unreachable_headline(match) -> str | None:
@@ -34,5 +41,10 @@ def unreachable_headline(match) -> str | None:
             f"{', '.join(match.unreachable)} (not reachable here).")
 
 
+#: The room a list row has for its verdict beside the mark and the id: 80 columns less the frame's.
+ROW_VERDICT_ROOM = 45
+
+
 def _needed(match) -> str:
-    return f"Python {match.python_download}" if match.python_download else "a download"
+    """The recipe's Python range, as the "!" sentence says it (`python_range_words`), not the one version uv fetches."""
+    return python_range_words(match.recipe.machine.python) if match.python_download else "a download"

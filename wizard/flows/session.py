@@ -172,7 +172,7 @@ def plan_for(options: InstallOptions) -> Plan:
         refusal = other_state_refusal(load_history(), plan.env_dir)
         if refusal:
             raise UserError(refusal)
-    plan = _with_remembered_source(plan)
+    plan = _with_remembered_source(plan, options)
     plan = _with_unchecked_install(plan)
     if options.with_notebook:
         note = (f"With the demo notebook's packages: {', '.join(r.split('==')[0] for r in added[:2])} and the "
@@ -205,25 +205,29 @@ def _with_unchecked_install(plan: Plan) -> Plan:
     return dataclasses.replace(plan, unchecked=unchecked_words(plan.recipe.id, found, wizard_command()))
 
 
-def _with_remembered_source(plan: Plan) -> Plan:
+def _with_remembered_source(plan: Plan, options: InstallOptions) -> Plan:
     """A plan whose GraphCast host does not answer, with the local source the history remembers for this GraphCast
     version named in its words (the source's ✗ line, "Install anyway?", install's refusal): walk 19 #3,
-    the app's plan only said "give a local checkout" where the last install had used one."""
+    the app's plan only said "give a local checkout" where the last install had used one. The words give the whole
+    line to paste (`install_to_run`, as the plan's "To run it:"), never a fragment to add by hand (walk 38 #3)."""
     if not plan.unreachable_source:
         return plan
-    version = plan.recipe.graphcast.version
+    # Deferred as the survey's: its ssl and http imports stay off every plan whose GraphCast host answers.
+    from wizard.flows.install_line import SOURCE_PLACEHOLDER, install_to_run
+
+    line, placeholder = install_to_run(plan, wizard_command(), options.slurm, options)
+    said = plan.unreachable_source.removesuffix(".")
     bundled = remembered_bundle(plan.recipe.id) if not plan.bundle else None
     if bundled:  # walk 26 #7: the bundle, never its GraphCast wheel alone, which installs nothing with no index
         bundle, install = bundled  # named as the history says that install went (30th pass leftovers, item 3)
-        words = (f"{plan.unreachable_source.removesuffix('.')}. {install} came from the bundle {bundle}: install "
-                 f"from it again (`--bundle {shell_word(bundle)}`).")
+        words = f"{said}. {install} came from the bundle {bundle}: install from it again (`{line}`)."
         return dataclasses.replace(plan, unreachable_source=words)
-    found = remembered_graphcast(version)
-    if not found or found[0] == plan.graphcast_src:
-        return plan
+    found = remembered_graphcast(plan.recipe.graphcast.version)
+    if placeholder or not found:
+        words = f"{said}; then run `{line}` with that copy in place of {SOURCE_PLACEHOLDER}."
+        return dataclasses.replace(plan, unreachable_source=words)
     remembered, install = found
-    words = (f"{plan.unreachable_source.removesuffix('.')}. {install} used {remembered}: give it again "
-             f"(`--graphcast-src {shell_word(remembered)}`).")
+    words = f"{said}. {install} used {remembered}: give it again (`{line}`)."
     return dataclasses.replace(plan, unreachable_source=words)
 
 

@@ -71,7 +71,7 @@ from wizard.recipes.alternatives import (
     unreachable_python_download,
 )
 from wizard.recipes.loader import PromptRule, Recipe
-from wizard.recipes.match import range_text
+from wizard.recipes.match import python_range_words
 from wizard.recipes.pythons import PythonChoice, choose_python, fits, probe_python, requested_python
 from wizard.security import expand_home, shell_line, shell_word
 from wizard.source_trust import refuse_swappable_destination, refuse_swappable_source
@@ -191,7 +191,7 @@ class Plan:
         if source is None or source not in self.unreachable_links:
             return None
         return python_download_words(urllib.parse.urlsplit(source).hostname or source, self.python.version,
-                                     range_text(self.recipe.machine.python), self.env_dir.parent)
+                                     python_range_words(self.recipe.machine.python), self.env_dir.parent)
 
     def unreachable_reasons(self) -> list[str]:
         """Every source of this plan that cannot be reached from here, in words: what the plan marks with ✗, what

@@ -147,7 +147,7 @@ def python_download_words(host: str, version: str | None, wanted: str | None = N
                           cwd: str | os.PathLike[str] | None = None) -> str:
     """What to do when uv would download the environment's Python from `host` and cannot: the one sentence the
     recipe list, the plan, a failed install and `diagnose` say (walk 25 #2). `version`: the Python uv would fetch
-    ("3.13"); `wanted`: the recipe's range ("3.12–3.13"); `cwd`: the folder uv runs in (its project settings)."""
+    ("3.13"); `wanted`: the recipe's range ("Python 3.12–3.13", `python_range_words`); `cwd`: the folder uv runs in (its project settings)."""
     short = ".".join(version.split(".")[:2]) if version and ascii_digits(version[:1]) else ""
     which = f"Python {short}" if short else "a Python"
     needed = f" (the recipe needs {wanted})" if wanted else ""
@@ -169,16 +169,16 @@ def with_python_reach(matches: list, timeout: float = REACH_TIMEOUT, environ: Ma
     host = _host(missing[0])
     flagged = {}
     for match in needing:
-        words = python_download_words(host, match.python_download, _range(match.recipe.machine.python))
+        words = python_download_words(host, match.python_download, _python_range(match.recipe.machine.python))
         warnings = tuple(words if "uv will download one" in w else w for w in match.warnings)
         flagged[id(match)] = dataclasses.replace(match, warnings=warnings, unreachable=(host,))
     return [flagged.get(id(m), m) for m in matches]
 
 
-def _range(spec: str) -> str:
-    from wizard.recipes.match import range_text  # deferred: match loads this module's neighbours
+def _python_range(spec: str) -> str:
+    from wizard.recipes.match import python_range_words  # deferred: match loads this module's neighbours
 
-    return range_text(spec)
+    return python_range_words(spec)
 
 
 def _host(link: str) -> str:

@@ -154,6 +154,14 @@ def range_text(spec: str) -> str:
     return _range_text(spec)
 
 
+def python_range_words(spec: str) -> str:
+    """A recipe's Python range as every face says it, "Python 3.12–3.13": the recipe list's row, the details'
+    headline, the "!" sentence on uv's Python download, in the CLI and the app alike. Walk 38 #5: the row and headline
+    said "needs Python 3.13" (the version uv would fetch) where the "!" said "the recipe needs 3.12–3.13", and a user
+    with 3.12 could not tell from the headline that it would do."""
+    return f"Python {_range_text(spec)}"
+
+
 def _range_text(spec: str) -> str:
     """">=3.10,<3.12" -> "3.10–3.11" when it is a plain minor range, else the specifier itself."""
     m_lo = re.search(r">=\s*3\.([0-9]+)(?:\.0)?\b", spec)
@@ -497,8 +505,11 @@ def match_recipes(recipes: dict[str, Recipe] | Iterable[Recipe], facts: Facts, *
                        f"v{best.recipe.graphcast.version})")
         elif best is not None and best.recipe.pins.get("jax") != recipe.pins.get("jax") \
                 and best.recipe.graphcast.version == version:
-            summary = (f"compatible; the recommended stack runs the same GraphCast on JAX "
-                       f"{best.recipe.pins.get('jax')} (this one: {recipe.pins.get('jax')})")
+            theirs, ours = best.recipe.pins.get("jax"), recipe.pins.get("jax")
+            # A pin a recipe lacks is said so, never printed as "None" (review: a test recipe's "(this one: None)").
+            on = f"on JAX {theirs}" if theirs else "with another JAX"
+            this = f"this one: {ours}" if ours else "this one pins no JAX"
+            summary = f"compatible; the recommended stack runs the same GraphCast {on} ({this})"
             summary += f"; {recipe.limit}" if recipe.limit else ""
         else:
             summary = "compatible; the recommended stack is the better fit for the same GraphCast"

@@ -100,6 +100,12 @@ def test_the_app_names_its_key_beside_the_flag_and_the_cli_the_flag_alone():
     assert with_keys("give it again (`--graphcast-src /a/gc`).") == \
         "give it again (`--graphcast-src /a/gc`, or g on the Plan screen)."
     assert with_keys("give it with --find-links DIR.") == "give it with --find-links DIR (w on the Plan screen)."
+    # Walk 38 #3: the words give the whole line to paste; the key goes beside it, never inside it.
+    assert with_keys("give it again (`gc-wizard install r --graphcast-src /a/gc`).") == \
+        "give it again (`gc-wizard install r --graphcast-src /a/gc`, or g on the Plan screen)."
+    said = with_keys("give one with --graphcast-src DIR; then run `gc-wizard install r --graphcast-src DIR`.")
+    assert said == ("give one with --graphcast-src DIR (g on the Plan screen); then run "
+                    "`gc-wizard install r --graphcast-src DIR`."), said
 
 
 def _another_python3(tmp_path, monkeypatch):

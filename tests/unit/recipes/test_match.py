@@ -336,3 +336,19 @@ def test_the_cpu_recommendation_for_v02_says_what_the_close_alternative_cannot_d
     assert "GenCast's forecast fails on JAX 0.10.2" in by_id[MCPU].summary
     assert "Python 3.11 and 3.12" in by_id[MCPU].recipe.description
     assert by_id[MCPU].to_dict()["limit"].startswith("GenCast's forecast fails")
+
+
+def test_a_recipe_without_a_jax_pin_is_said_so_never_none():
+    """Review: a test recipe's summary said "(this one: None)": a pin a recipe lacks is said in words."""
+    import dataclasses
+
+    facts = make_facts(("580.82.07", "13.0"), ("9.0",))
+    py313 = PythonInfo(version="3.13.1", executable="/usr/bin/python3.13")
+    recipes = load_recipes()
+    other = recipes[M13]
+    recipes[M13] = dataclasses.replace(other, requirements=tuple(r for r in other.requirements
+                                                                 if not r.lower().startswith("jax==")))
+    by_id = {m.recipe.id: m for m in match_recipes(recipes, facts, pythons=(py313,), python_downloads=False,
+                                                    graphcast_version="0.2")}
+    summary = by_id[M13].summary
+    assert "None" not in summary and "on JAX 0.12.0.1 (this one pins no JAX)" in summary, summary

@@ -332,11 +332,17 @@ def _unfinished(folder: Path) -> str | None:
     stopped by SIGKILL, the OOM killer or a Slurm time limit leaves, as no clean-up runs then (thirteenth pass #57).
     The manifest is written last, so its absence is the mark, and a bundle still getting gc-wizard's wheels or the
     forecast's files holds `UNFINISHED` (33rd hostile pass (part B) P2); the folder is named, never removed by
-    another run."""
-    if (folder / UNFINISHED).exists() or (folder / WHEELS).is_dir() and not (folder / MANIFEST).exists():
-        return (f"holds an unfinished bundle (a {WHEELS}/ folder and no {MANIFEST}: a run stopped before it "
-                f"finished); remove it (`rm -r {shell_word(str(folder))}`) or give another folder")
-    return None
+    another run. The sentence names the mark it found: a folder holding `UNFINISHED` and a `manifest.json` (one a run
+    wrote before it was stopped, or one put there) was said to have "no manifest.json" (37th hostile pass (part B))."""
+    if (folder / UNFINISHED).exists():
+        mark = (f"its {UNFINISHED} mark, which a bundle run takes away only when it finishes"
+                + (f"; its {MANIFEST} does not make it a finished one" if (folder / MANIFEST).exists() else ""))
+    elif (folder / WHEELS).is_dir() and not (folder / MANIFEST).exists():
+        mark = f"a {WHEELS}/ folder and no {MANIFEST}"
+    else:
+        return None
+    return (f"holds an unfinished bundle ({mark}: a run stopped before it finished); remove it "
+            f"(`rm -r {shell_word(str(folder))}`) or give another folder")
 
 
 def bundle_assets_extra(bundle: str | Path | None) -> dict[str, str]:

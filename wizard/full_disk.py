@@ -101,7 +101,7 @@ def _megabytes(size: int) -> str:
 #: What ENOSPC means on a file system out of inodes: the one wording every sentence uses.
 NO_FILES = ("no more files can be made there: its file system has room, but its count of files (inodes) is used up, "
             "as `df -i` shows")
-NO_FILES_FIX = "remove files you no longer need there (old environments: `gc-wizard remove`)"
+NO_FILES_FIX = "remove files you no longer need there (old environments: `gc-wizard history` lists them, `gc-wizard remove ENTRY_ID` deletes one)"
 
 
 def no_room_advice(text: str) -> str | None:

@@ -51,8 +51,13 @@ _LOOSE_SEPARATORS = r"[/\\]"
 #: Every rule that finds a URL's authority starts with this one piece. At most 8 separators. The lookahead first: a
 #: word start with no `:/` or `:\\` after its scheme-like run fails in one scan of the word, not three (the
 #: alternation alone made masking a whole 660 KB log about 1.2 times slower).
-_SCHEME = (r"(?<![A-Za-z0-9+.-])(?=[A-Za-z][A-Za-z0-9+.-]*:)(?:[A-Za-z][A-Za-z0-9+.-]*://"
-           rf"|{_VCS_PREFIX}(?i:https?|wss?|ftp|file):{_LOOSE_SEPARATORS}{{0,8}})")
+#: What stands before the scheme in the same word does not matter (37th hostile pass (part B) P2): a colour code's
+#: `ESC[36m` left `36mhttps://user:PW@host`, and a scheme may not start with a digit, so the login was printed; the
+#: match still starts only at a word's start (one scan per word), and takes the digits, `+.-` or letters before the
+#: scheme with it: `5https://`, `-https://`, `xhttps:/u:PW@host` (a special scheme is found inside a word, lazily,
+#: as `git+https:` always was).
+_SCHEME = (r"(?<![A-Za-z0-9+.-])(?=[A-Za-z0-9+.-]*:)(?:[0-9+.-]*[A-Za-z][A-Za-z0-9+.-]*://"
+           rf"|[A-Za-z0-9+.-]*?(?i:https?|wss?|ftp|file):{_LOOSE_SEPARATORS}{{0,8}})")
 #: The literal words every text `_SCHEME` matches holds one of (a rule's needles).
 _SCHEME_NEEDLES = (":/", ":\\", "http:", "https:", "ftp:", "file:", "ws:", "wss:")
 
@@ -1349,7 +1354,7 @@ def _password(match: re.Match) -> str:
 #: dots, a commit hash has no upper case) — on any host; on the hosts that take a credential as a path segment
 #: (`_PATH_CREDENTIAL_HOSTS`) that segment is one by its place, whatever it looks like. The scheme in any case
 #: (`HTTPS://`).
-_URL_PATH = _Rule(r"(?P<head>\bhttps?:[/\\]{0,8}[^\s/\\\"'<>]+)(?P<path>/[^\s?#\"'<>)]*)", *_SCHEME_NEEDLES,
+_URL_PATH = _Rule(r"(?P<head>https?:[/\\]{0,8}[^\s/\\\"'<>]+)(?P<path>/[^\s?#\"'<>)]*)", *_SCHEME_NEEDLES,
                   flags=re.IGNORECASE)
 _PATH_TOKEN = LazyPattern(r"^(?=.*[a-z])(?=.*[A-Z])(?=.*[0-9])[A-Za-z0-9_-]{20,}$")
 
@@ -1505,10 +1510,36 @@ def redact_secrets(text: str, *, keep_user: bool = False) -> str:
         for path in _LOCAL_PATHS:
             if path in text:
                 return path.join(redact_secrets(piece, keep_user=keep_user) for piece in text.split(path))
+    if CONTROL_RE.pattern.search(text):
+        text = _mask_between_controls(text, keep_user)
     masked = _redact_plain(text, keep_user)
     if masked.isascii() and "%" not in masked and "&" not in masked and "\\" not in masked:
         return masked  # nearly every text: no spelling to decode (the cheap pre-check before the slow pass)
     return _mask_decoded(masked, keep_user)
+
+
+#: A terminal's control sequence or a lone control byte, as a boundary between words: a CSI sequence (`ESC[36m`, the
+#: one-byte CSI U+009B), any other escape's introducer (`ESC]` of an OSC 8 link, whose text goes on as a piece: the
+#: URL inside is masked; `ESC\\`, `ESC(B`), or a C0/C1 control byte (tab, LF and CR are blanks already).
+_CONTROL_BOUNDARY = LazyPattern(r"\x1b\[[0-?]*[ -/]*[@-~]|\x9b[0-?]*[ -/]*[@-~]|\x1b[ -/]*[0-~]?"
+                                r"|[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f]")
+
+
+def _mask_between_controls(text: str, keep_user: bool) -> str:
+    """`text` with each piece between control sequences masked on its own, the sequences kept as they are; the whole
+    text is masked after (a secret's name and value a colour code splits, `password=ESC[1mPW`, are found there).
+
+    Why: 37th hostile pass (part B) P2 — `ESC[36mhttps://user:PW@host/ESC[39m`, as uv, pip and git colour a URL, read
+    as the word `36mhttps://…` and its password was printed by `history --json` and the app's History screen. What
+    the rules see must not depend on the terminal codes around a secret."""
+    out = []
+    at = 0
+    for match in _CONTROL_BOUNDARY.pattern.finditer(text):
+        out.append(_redact_plain(text[at:match.start()], keep_user) if match.start() > at else "")
+        out.append(match.group())
+        at = match.end()
+    out.append(_redact_plain(text[at:], keep_user))
+    return "".join(out)
 
 
 #: What a line may spell a secret's name or separator with (29th hostile pass (part A) P1): a percent-escape

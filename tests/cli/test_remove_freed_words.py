@@ -44,3 +44,21 @@ def test_remove_says_what_is_freed_before_and_that_it_is_deleting(tiny, tmp_path
     done = next(line for line in said.splitlines() if f"Removed {env} (" in line)
     assert "MiB freed)" in done and "0.00 GiB" not in done, done
     assert not env.exists() and (cache / "cached-6.bin").stat().st_size == 6 * 2**20
+
+
+def test_remove_that_cannot_finish_prints_a_retry_command_with_the_entry(tiny, monkeypatch):
+    """37th hostile pass (part B) P3: files `remove` cannot delete (an immutable one) left the sentence "`… remove`
+    finishes the job once that is fixed", which, pasted, gave only a usage error: it names the entry id now."""
+    from wizard.install import envs
+
+    tiny.write("tiny-rm", ["pkg-a==1.0"])
+    first = tiny.install("tiny-rm")[1]
+    tiny.install("tiny-rm")
+    env = Path(first["env"])
+    entry = next(e["id"] for e in tiny.history() if e.get("env") == str(env))
+    stuck = env / "pyvenv.cfg"
+    monkeypatch.setattr(envs, "_remove_env_tree", lambda _env: [(stuck, "Operation not permitted")])
+    proc = run_inproc("remove", entry, "--yes")
+    said = " ".join((proc.stdout + proc.stderr).split())
+    assert proc.returncode != 0 and env.exists(), said
+    assert f"remove {entry}` finishes the job" in said, said

@@ -89,6 +89,23 @@ async def test_history_screen_and_dialogs_mask_what_the_state_and_installers_say
         assert PASSWORD not in screen_text(app) and TOKEN not in screen_text(app)
 
 
+async def test_history_screen_masks_a_login_after_a_colour_code(tiny, isolated_state):
+    """37th hostile pass (part B) P2: an entry's error of 50 `https://u:PW@x/ ESC[5m` showed the first URL masked and
+    the 49 after a colour code in clear on the History screen (`ESC[5mhttps` read as one word)."""
+    _, installed = tiny.install("tiny-a")
+    state = json.loads((isolated_state / "history.json").read_text())
+    state["entries"][-1]["status"] = "failed"
+    state["entries"][-1]["error"] = "uv said: " + "".join(f"https://u:{PASSWORD}@x.example/ \x1b[5m" for _ in range(50))
+    (isolated_state / "history.json").write_text(json.dumps(state))
+    app = tiny_app(tiny)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_for(pilot, lambda: isinstance(app.screen, MachineScreen) and app.screen.facts is not None)
+        app.push_screen(HistoryScreen())
+        await wait_for(pilot, lambda: "uv said" in screen_text(app))
+        shown = screen_text(app)
+        assert "x.example" in shown and PASSWORD not in shown, shown
+
+
 async def test_the_history_tables_cells_show_escape_sequences_and_tokens_as_every_text_does(tiny, isolated_state):
     """Eighth hostile pass U10: a recipe name in history.json holding `ESC[2J ESC]0;TITLE BEL` and a bidi override
     went raw into the History table: the terminal's title changed and the table blanked. The cells are masked

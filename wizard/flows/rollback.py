@@ -1028,7 +1028,7 @@ def remove(entry_id: str, *, confirm: Callable[[str], bool] | None = None,
             raise UserError("Not confirmed; nothing deleted.")
         if progress is not None:
             progress(f"Deleting {env} …")
-        freed = envs.remove_env(env)
+        freed = envs.remove_env(env, entry_id=entry.id)
         _mark_removed(history, env)
         return {"ok": True, "entry_id": entry.id, "env": str(env), "freed_bytes": freed,
                 "also": _remove_env_users(env, kernels, modules)}

@@ -332,11 +332,17 @@ def _unfinished(folder: Path) -> str | None:
     stopped by SIGKILL, the OOM killer or a Slurm time limit leaves, as no clean-up runs then (thirteenth pass #57).
     The manifest is written last, so its absence is the mark, and a bundle still getting gc-wizard's wheels or the
     forecast's files holds `UNFINISHED` (33rd hostile pass (part B) P2); the folder is named, never removed by
-    another run."""
-    if (folder / UNFINISHED).exists() or (folder / WHEELS).is_dir() and not (folder / MANIFEST).exists():
-        return (f"holds an unfinished bundle (a {WHEELS}/ folder and no {MANIFEST}: a run stopped before it "
-                f"finished); remove it (`rm -r {shell_word(str(folder))}`) or give another folder")
-    return None
+    another run. The sentence names the mark it found: a folder holding `UNFINISHED` and a `manifest.json` (one a run
+    wrote before it was stopped, or one put there) was said to have "no manifest.json" (37th hostile pass (part B))."""
+    if (folder / UNFINISHED).exists():
+        mark = (f"its {UNFINISHED} mark, which a bundle run takes away only when it finishes"
+                + (f"; its {MANIFEST} does not make it a finished one" if (folder / MANIFEST).exists() else ""))
+    elif (folder / WHEELS).is_dir() and not (folder / MANIFEST).exists():
+        mark = f"a {WHEELS}/ folder and no {MANIFEST}"
+    else:
+        return None
+    return (f"holds an unfinished bundle ({mark}: a run stopped before it finished); remove it "
+            f"(`rm -r {shell_word(str(folder))}`) or give another folder")
 
 
 def bundle_assets_extra(bundle: str | Path | None) -> dict[str, str]:
@@ -383,7 +389,7 @@ def read_manifest(root: Path, *, making: bool = False) -> dict[str, Any]:
         name = item.get("name") if isinstance(item, dict) else None
         if not _own_file(name):
             raise UserError(f"--bundle {root}: {MANIFEST} names the file {name!r}, which is not a file of the "
-                            "bundle's own folder; make the bundle again with `gc-wizard bundle`.")
+                            "bundle's own folder; make the bundle again with `gc-wizard bundle RECIPE --out DIR`.")
     return data
 
 
@@ -409,7 +415,7 @@ def _check_graphcast_wheel(root: Path, manifest: dict[str, Any]) -> None:
         return
     if not isinstance(wheel, str):
         raise UserError(f"--bundle {root}: {MANIFEST} names no GraphCast wheel; make the bundle again with "
-                        "`gc-wizard bundle`.")
+                        "`gc-wizard bundle RECIPE --out DIR`.")
     shown = repr(cut(wheel, 120))  # a 100 000-character value is named, not printed whole (thirteenth pass #42)
     if "/" in wheel or not _own_file(wheel):
         why = f"names the GraphCast wheel {shown}, which is not a file of the bundle's own {WHEELS}/ folder"
@@ -417,7 +423,7 @@ def _check_graphcast_wheel(root: Path, manifest: dict[str, Any]) -> None:
         why = f"names the GraphCast wheel {shown}, which is not a wheel (.whl)"
     else:
         why = f"names the GraphCast wheel {shown}, which its files do not list with a sha256"
-    raise UserError(f"--bundle {root}: {MANIFEST} {why}; make the bundle again with `gc-wizard bundle`.")
+    raise UserError(f"--bundle {root}: {MANIFEST} {why}; make the bundle again with `gc-wizard bundle RECIPE --out DIR`.")
 
 
 def _unlisted(root: Path, manifest: dict[str, Any]) -> list[str]:
@@ -449,7 +455,7 @@ def _check_lock_lines(bundle: Bundle) -> None:
     packages = bundle.manifest.get("packages")
     if not isinstance(packages, dict):
         raise UserError(f"--bundle {bundle.root}: {MANIFEST} lists no packages; make the bundle again with "
-                        "`gc-wizard bundle`.")
+                        "`gc-wizard bundle RECIPE --out DIR`.")
     try:
         text = bounded.read_regular_text(bundle.lock, bounded.LOCK_BYTES)
     except (OSError, ValueError) as exc:
@@ -459,7 +465,7 @@ def _check_lock_lines(bundle: Bundle) -> None:
         number, line, why = foreign
         shown = cut(line, 120)  # masked, then cut: a URL's password stays out
         raise UserError(f"--bundle {bundle.root}: {LOCK}, line {number} ({shown!r}) is refused: {why}. A bundle "
-                        "installs only the wheels it holds; make it again with `gc-wizard bundle`.")
+                        "installs only the wheels it holds; make it again with `gc-wizard bundle RECIPE --out DIR`.")
 
 
 def check_bundle(root: Path | str, recipe: Recipe, python_version: str | None = None) -> Bundle:

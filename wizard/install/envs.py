@@ -50,7 +50,7 @@ from wizard.install.recorded_set import wheelhouse_hashes
 from wizard.install.runner import StepLog, StepRefusal, run_step
 from wizard.install.source_copy import as_origin, copy_folder_references
 from wizard.patterns import ascii_digits
-from wizard.security import cut, expand_home, make_folders, redact_value, write_private_file
+from wizard.security import cut, expand_home, make_folders, redact_value, shell_word, write_private_file
 from wizard.tree_walk import walk
 from wizard.uv_tool import uv_bin
 
@@ -363,18 +363,22 @@ def check_removable(env: Path) -> None:
                               "again.")
 
 
-def remove_env(env: Path | str) -> int:
-    """Delete a managed environment's folder; returns the bytes freed (`freed_by_removing`). Refuses anything else."""
+def remove_env(env: Path | str, *, entry_id: str | None = None) -> int:
+    """Delete a managed environment's folder; returns the bytes freed (`freed_by_removing`). Refuses anything else.
+    `entry_id`: the history entry `remove` was given, for the command that finishes the job when files are left
+    (37th hostile pass (part B) P3: "`gc-wizard remove` finishes the job" lacked the ENTRY_ID `remove` requires, so
+    pasting it gave only a usage error)."""
     env = Path(env)
     check_removable(env)
     freed = freed_by_removing(env) if env.exists() else 0
     left = _remove_env_tree(env)
     if env.exists():
         where, why = left[0] if left else (env, "it is not empty")
+        retry = shell_word(entry_id) if entry_id else "ENTRY_ID"  # no id given: the placeholder `history` fills
         raise OperationFailed(f"could not delete all of {env}: {where} could not be deleted ({why})"
                               + (f", and {len(left) - 1} more" if len(left) > 1 else "") +
-                              "; the environment keeps its marker, so `gc-wizard remove` finishes the job once that is "
-                              "fixed (an immutable file: `lsattr`, then `chattr -i` by whoever may; another owner: they "
+                              f"; the environment keeps its marker, so `gc-wizard remove {retry}` finishes the job once "
+                              "that is fixed (an immutable file: `lsattr`, then `chattr -i` by whoever may; another owner: they "
                               "or an admin).")
     return freed
 

@@ -915,7 +915,7 @@ def plan_install(recipe: Recipe, *, env: str | Path | None = None, installer: st
         except OSError:
             raise UserError(f"--lock {lock}: no such file.") from None
         if why is not None:  # a FIFO or /dev/zero: say what it is, never "no such file"
-            raise UserError(f"--lock {lock}: {why}; a lock is a small text file (as `gc-wizard lock` writes it).")
+            raise UserError(f"--lock {lock}: {why}; a lock is a small text file (as `gc-wizard lock RECIPE` writes it).")
         lock = refuse_swappable_source(f"--lock {lock}", lock, "the lock")
         check_lock_covers(recipe, lock)
     chosen = python_for(recipe, env_dir, mode, installer, offline, python)

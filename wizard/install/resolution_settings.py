@@ -197,7 +197,7 @@ def _found(setting: Setting, where: str, installer: str, by_variable: bool = Fal
     undo = (f"unset it for gc-wizard (`env -u {setting.variable} gc-wizard …`)" if by_variable
             else "take it out of that file (or set PIP_CONFIG_FILE=/dev/null / UV_NO_CONFIG=1 for gc-wizard)")
     if setting.marker == "require-hashes":
-        undo += " (to have every package's hash checked, install from a hashed lock, `gc-wizard lock`, with it unset)"
+        undo += " (to have every package's hash checked, install from a hashed lock, `gc-wizard lock RECIPE`, with it unset)"
     what = setting.what.format(installer=installer)
     return Found(setting, where, f"{where} {what}: {undo}.")
 

@@ -132,3 +132,19 @@ def test_a_file_the_manifest_does_not_list_in_a_package_folder_is_refused_by_nam
         check_bundle(root, get_recipe("jax0.4.23-cpu"), "3.11")
     assert f"not listed in its {MANIFEST}" in str(caught.value) \
         and f"{folder}/gc_wizard-9.9-py3-none-any.whl" in str(caught.value), str(caught.value)
+
+
+def test_an_unfinished_bundle_with_a_manifest_is_refused_for_its_mark_not_for_a_missing_manifest(tmp_path):
+    """37th hostile pass (part B), case 39: a killed bundle with a forged manifest.json was still refused (its
+    UNFINISHED mark), but the sentence said "no manifest.json" although one was there: it names the mark."""
+    from wizard.install.bundle import UNFINISHED, WHEELS
+
+    left = tmp_path / "bundle"
+    (left / WHEELS).mkdir(parents=True)
+    (left / UNFINISHED).write_text("")
+    (left / MANIFEST).write_text("{}")
+    with pytest.raises(UserError) as caught:
+        read_manifest(left)
+    said = str(caught.value)
+    assert f"holds an unfinished bundle (its {UNFINISHED} mark" in said and f"no {MANIFEST}" not in said, said
+    assert f"its {MANIFEST} does not make it a finished one" in said and "rm -r" in said, said

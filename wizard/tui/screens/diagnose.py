@@ -20,7 +20,7 @@ from textual.widgets import Footer, Input, Static, TextArea
 from wizard.security import expand_home
 from wizard.tui.messages import LogDiagnosed
 from wizard.tui.problems import error_text
-from wizard.tui.widgets.shown import Shown
+from wizard.tui.widgets.shown import Shown, ShownInput
 
 #: The findings' width on an 80-column screen (the pane's border and scroll bar take the rest).
 WIDTH = 76
@@ -43,7 +43,7 @@ class DiagnoseScreen(Screen):
         yield Shown("gc-wizard · Diagnose a log (any run's, not only this wizard's)", classes="title")
         with VerticalScroll(id="diagnose-pane"):
             yield Shown("A log file's path, then Enter (as `gc-wizard diagnose LOGFILE`):", markup=False)
-            yield Input(value=self.path, id="log-path", placeholder="/path/to/failed-run.log")
+            yield ShownInput(value=self.path, id="log-path", placeholder="/path/to/failed-run.log")
             yield Shown("Or paste the log into this box, then ctrl+d:", markup=False)
             yield TextArea(id="log-text")
             yield Shown("", id="diagnosis", markup=False)

@@ -124,7 +124,7 @@ def test_a_cancel_ends_the_wait_for_headers(trickle_headers):
 
 
 @pytest.mark.parametrize("server", TRICKLING)
-def test_the_size_queries_and_reach_checks_give_up_on_a_trickling_server(server, request, monkeypatch):
+def test_the_size_queries_and_reach_checks_give_up_on_a_trickling_server(server, request, monkeypatch, tmp_path):
     """The second and third readers: the plan's size queries (a kept-open connection, `_IndexReader`) and the reach
     checks' HEAD, each through the same reader."""
     from wizard.install import cost
@@ -133,7 +133,7 @@ def test_the_size_queries_and_reach_checks_give_up_on_a_trickling_server(server,
     url = request.getfixturevalue(server)
     monkeypatch.delenv("UV_DEFAULT_INDEX", raising=False)
     monkeypatch.setenv("UV_INDEX_URL", url)
-    monkeypatch.setenv("GC_WIZARD_HOME", "/nonexistent-f40c")
+    monkeypatch.setenv("GC_WIZARD_HOME", str(tmp_path / "home"))
     size = cost.download_size({"pkg": "1.0"}, timeout=0.25)
     assert size.unknown == ("pkg",) and size.error is not None and "127.0.0.1" in size.error
     assert size.index_down is None  # it answered, slowly: not an index that is down

@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import hashlib
 import http.client
+import io
 import json
 import os
 import re
@@ -48,6 +49,8 @@ from wizard.security import (
 )
 from wizard.source_trust import refuse_swappable_source
 from wizard.web_login import RedirectRefused, login_opener, split_login
+from wizard.web_read import Cancelled, Deadline, TooSlow, chunks, open_url, read_whole
+from wizard.web_read import shown_url as shown_url
 
 #: The public bucket, as the newer notebooks and every rival read it.
 BUCKET_URL = "https://storage.googleapis.com/dm_graphcast/"
@@ -62,7 +65,18 @@ STATS_FILES = ("diffs_stddev_by_level.nc", "mean_by_level.nc", "stddev_by_level.
 GENCAST_STATS_FILES = (*STATS_FILES, "min_by_level.nc")
 SUMS_FILE = "SHA256SUMS"
 CHUNK = 1 << 20
+#: The longest wait for the server's next bytes (one socket operation).
 TIMEOUT = 30.0
+#: The whole of a small answer (a SHA256SUMS, a page of the bucket's listing): status line, headers and body. A
+#: timeout per read alone let a server trickling a byte every few seconds keep a listing waiting for days (37th
+#: hostile pass (part A) P1); every read goes through `web_read`, with this deadline or the download's rate.
+TEXT_SECONDS = 60.0
+#: A download's status line and headers (its body may rightly take hours: it is held to `MIN_RATE` instead).
+HEADER_SECONDS = 60.0
+#: The least a download must bring, in bytes a second over each `RATE_WINDOW` seconds: 60 KB a minute, far below
+#: any link a multi-GB checkpoint is fetched over, far above a server trickling a byte at a time.
+MIN_RATE = 1024
+RATE_WINDOW = 60.0
 
 #: The notebook's defaults: the small 1° model and a 1° example batch it takes (by GraphCast version).
 DEFAULT_MODEL = ("GraphCast_small - ERA5 1979-2015 - resolution 1.0 - pressure levels 13 - mesh 2to5 - "
@@ -358,19 +372,40 @@ def _get_text(url: str, *, missing_ok: bool) -> str | None:
     # Only "not found" is a missing file: a 401 or 403 is the server refusing the request, which is said as such
     # (nineteenth hostile pass P7: a mirror answering 403 to everything was listed as "ok" with no files). A mirror
     # is listed by its SHA256SUMS, so one that refuses it has nothing the wizard could use anyway.
-    response = _open(url, allow=(404, 410) if missing_ok else ())
+    deadline = Deadline(TEXT_SECONDS)  # the headers and the body together (`web_read`)
+    response = _open(url, allow=(404, 410) if missing_ok else (), deadline=deadline)
     if response is None:
         return None
     with response:
         try:
-            return bounded.read_stream_text(response, bounded.ASSET_INDEX_BYTES)
+            data = read_whole(response, url, bounded.ASSET_INDEX_BYTES, deadline=deadline)
+            return bounded.read_stream_text(io.BytesIO(data), bounded.ASSET_INDEX_BYTES)
         except bounded.ParseLimitError as exc:
             raise AssetError(f"{redact_credentials(url)} cannot be used: {exc}.") from None
+        except TooSlow as exc:
+            raise _unreadable(url, f"{exc}.") from None
+        except (OSError, ValueError, http.client.HTTPException) as exc:  # the connection broke mid-answer
+            raise _unreadable(url, f"{shown_url(url)} could not be read whole ({getattr(exc, 'reason', exc)}).") \
+                from None
 
 
-def _open(url: str, headers: dict[str, str] | None = None, *, allow: tuple[int, ...] = ()):
-    """The response for `url`; None for an HTTP status in `allow`; any other failure is one AssetError naming
-    the address (its password left out) or the host that cannot be reached. A CA variable another user could swap
+def _unreadable(url: str, cause: str) -> AssetError:
+    """The refusal of a source's server that could not be read (`cause`), with what to do: a local copy (how to make
+    one, for the public bucket)."""
+    try:
+        host = urllib.parse.urlsplit(url).hostname
+    except ValueError:
+        host = None
+    fix = (f"The forecast's files come from the public GraphCast bucket. {local_copy_words()}"
+           if host == urllib.parse.urlsplit(BUCKET_URL).hostname else "Give a local copy with --assets DIR.")
+    return AssetError(f"{cause} {fix}", cause=cause, fix=fix)
+
+
+def _open(url: str, headers: dict[str, str] | None = None, *, allow: tuple[int, ...] = (), deadline: Deadline,
+          cancel: threading.Event | None = None):
+    """The response for `url`, its headers in by `deadline` (`web_read.open_url`); None for an HTTP status in
+    `allow`; any other failure is one AssetError naming the address (its password left out) or the host that
+    cannot be reached. A CA variable another user could swap
     is refused first, by the installers' rule (`installer_files.tls_context`: 35th hostile pass (part B) P4),
     for an http:// address too: its server may send it on to an https:// one."""
     try:
@@ -381,7 +416,11 @@ def _open(url: str, headers: dict[str, str] | None = None, *, allow: tuple[int, 
     try:
         # Every request through the login's opener, which keeps a login to its own host (36th hostile pass (A) P3).
         opener = login_opener(urllib.request.HTTPSHandler(context=context))
-        return opener.open(_request(url, headers), timeout=TIMEOUT)
+        return open_url(opener, _request(url, headers), timeout=TIMEOUT, deadline=deadline, cancel=cancel)
+    except Cancelled:
+        raise KeyboardInterrupt from None
+    except TooSlow as exc:
+        raise _unreadable(url, f"{exc}.") from None
     except RedirectRefused as exc:
         cause = f"{shown_url(url)} cannot be used: {exc.reason}."
         fix = "Give the address the files are served from over https://, or a local copy with --assets DIR."
@@ -411,13 +450,6 @@ def _open(url: str, headers: dict[str, str] | None = None, *, allow: tuple[int, 
 
 #: HTTP answers by which a server refuses the request itself, whatever the file: no login, or not this one.
 REFUSED = (401, 403)
-
-
-def shown_url(url: str) -> str:
-    """`url` for a message: a password left out and a query string (a signed URL's signature, a token) cut to
-    `?…`, so an address can be named in full without what makes it work."""
-    parts = urllib.parse.urlsplit(redact_credentials(url))
-    return urllib.parse.urlunsplit(parts._replace(query="…" if parts.query else "", fragment=""))
 
 
 def _request(url: str, headers: dict[str, str] | None = None) -> urllib.request.Request:
@@ -738,7 +770,8 @@ def _download(url: str, part: Path, name: str, progress: Progress | None, cancel
     """Into `part`, resuming from its size with a Range request (206), else from the start."""
     have = part.stat().st_size if part.exists() else 0
     headers = {"Range": f"bytes={have}-"} if have else {}
-    response = _open(url, headers, allow=(416,) if have else ())  # 416 to a Range: the part is already whole
+    response = _open(url, headers, allow=(416,) if have else (), deadline=Deadline(HEADER_SECONDS),  # 416 to a Range:
+                     cancel=cancel)                                                                 # already whole
     if response is None:
         return
     with response:
@@ -748,13 +781,14 @@ def _download(url: str, part: Path, name: str, progress: Progress | None, cancel
         done = have if resumed else 0
         try:
             with open(part, "ab" if resumed else "wb") as out:
-                while block := response.read(CHUNK):
-                    if cancel is not None and cancel.is_set():
-                        raise KeyboardInterrupt
+                # As it arrives, held to a least rate, never to a deadline: a real multi-GB download may take hours.
+                for block in chunks(response, url, min_rate=MIN_RATE, window=RATE_WINDOW, cancel=cancel):
                     out.write(block)
                     done += len(block)
                     if progress is not None:
                         progress(name, done, total)
+        except Cancelled:
+            raise KeyboardInterrupt from None
         except (OSError, ValueError, http.client.HTTPException) as exc:
             if isinstance(exc, OSError) and exc.filename:
                 raise

@@ -40,6 +40,7 @@ from wizard.install.pinned import same_version
 from wizard.installer_files import CertificatesRefused, as_read, tls_context
 from wizard.security import redact_secrets
 from wizard.web_login import login_opener, split_login
+from wizard.web_read import Deadline, TooSlow, answer_within, open_url, read_whole
 
 #: PyPI's simple index in its JSON form (PEP 691): what pip and uv read, with each file's size.
 PYPI_SIMPLE = "https://pypi.org/simple/"
@@ -49,6 +50,11 @@ INDEX_VARIABLES = ("UV_DEFAULT_INDEX", "UV_INDEX_URL", "PIP_INDEX_URL")
 #: How many look-ups run at once: enough to hide the round trips, few enough that a cold plan opens only
 #: this many connections (and DNS look-ups) to the index.
 WORKERS = 8
+#: One project page, its headers and body together, in socket timeouts (`web_read`: a timeout alone restarts with
+#: every byte; 37th hostile pass (part A) P1).
+PAGE_TIMEOUTS = 4
+#: The most of a project page that is read (numpy's, the largest, is about 2 MB).
+PAGE_BYTES = 20_000_000
 _ACCEPT = {"Accept": "application/vnd.pypi.simple.v1+json", "User-Agent": "gc-wizard"}
 
 
@@ -235,9 +241,10 @@ class _IndexReader:
         index cannot be read."""
         if not self.direct:
             request = urllib.request.Request(f"{self.index}{name}/", headers=self.headers)
+            deadline = Deadline(self.timeout * PAGE_TIMEOUTS)
             try:
-                with self.opener.open(request, timeout=self.timeout) as response:
-                    return response.read(20_000_000)
+                with open_url(self.opener, request, timeout=self.timeout, deadline=deadline) as response:
+                    return read_whole(response, request.full_url, PAGE_BYTES - 1, deadline=deadline)
             except urllib.error.HTTPError as exc:
                 raise IndexStatus(exc.code) from None
         try:
@@ -253,9 +260,19 @@ class _IndexReader:
                                                               context=self.context)
             else:
                 self.connection = http.client.HTTPConnection(self.host, self.port, timeout=self.timeout)
-        self.connection.request("GET", path, headers=self.headers)
-        response = self.connection.getresponse()
-        body = response.read(20_000_000)
+        connection, url = self.connection, f"{self.index}{path.removeprefix(self.path)}"
+
+        def ask() -> http.client.HTTPResponse:
+            connection.request("GET", path, headers=self.headers)
+            return connection.getresponse()
+
+        deadline = Deadline(self.timeout * PAGE_TIMEOUTS)  # the headers and body together (`web_read`)
+        try:
+            response = answer_within(ask, url, deadline=deadline)
+            body = read_whole(response, url, PAGE_BYTES - 1, deadline=deadline)
+        except TooSlow:
+            self.close()  # the connection is mid-answer: a next project asks on a new one
+            raise
         if response.will_close:
             self.close()
         if response.status != 200:  # a redirect or an error page: this project's size is not known here
@@ -422,7 +439,7 @@ def _ask_index(index: str, asked: list[tuple[str, str]], py_tag: str, machine: s
                 except (OSError, ValueError, http.client.HTTPException) as exc:
                     failed.append(str(getattr(exc, "reason", exc)))
                     # No answer at all (refused, no route, a name not found), not a server that answered badly.
-                    if isinstance(exc, OSError) and not isinstance(exc, urllib.error.HTTPError):
+                    if isinstance(exc, OSError) and not isinstance(exc, (urllib.error.HTTPError, TooSlow)):
                         down.append(True)
         finally:
             reader.close()

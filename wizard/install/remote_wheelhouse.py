@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import http.client
 import threading
-import time
 import urllib.error
 import urllib.parse
 import urllib.request
@@ -25,6 +24,7 @@ from wizard.errors import UserError
 from wizard.installer_files import CertificatesRefused, tls_context
 from wizard.security import redact_secrets
 from wizard.web_login import login_opener, split_login
+from wizard.web_read import Cancelled, Deadline, TooSlow, chunks, open_url
 
 #: The most a find-links page may hold: 64 times JAX's release page.
 PAGE_LIMIT = 64 * 1024 * 1024
@@ -33,9 +33,9 @@ PAGE_LIMIT = 64 * 1024 * 1024
 READ_TIMEOUT = 2.0
 #: The whole look: past it the installer reads the page as it always did, and the user is told it is slow.
 TOTAL_SECONDS = 15.0
-#: One read takes what has arrived, up to this much (`read1`): a page trickling in a byte at a time still lets
-#: the deadline and a Ctrl-C be seen between reads (ninth hostile pass W5/W6/W8: `read(1 MB)` waited for a full
-#: megabyte, the install's signal handler waited for it, and SIGTERM, SIGINT and SIGHUP did nothing for minutes).
+#: A decoded piece is measured this much at a time (`web_read.chunks` reads what has arrived, `read1`: a page
+#: trickling in a byte at a time still lets the deadline and a Ctrl-C be seen between reads; ninth hostile pass
+#: W5/W6/W8: `read(1 MB)` waited for a full megabyte, and SIGTERM, SIGINT and SIGHUP did nothing for minutes).
 _CHUNK = 64 * 1024
 
 
@@ -48,42 +48,38 @@ def _request(url: str) -> urllib.request.Request:
 
 
 class _Look:
-    """One bounded read of a page, in a thread of its own: `read` counts the page's bytes as the installer will see
-    them (a gzip or deflate body decoded: a 1 MB gzip page that grows to 1 GiB grew uv to 3.2 GB; tenth hostile pass
-    W1/W2), `too_big` says the limit was passed, `finished` is set when there is nothing more to learn.
-
-    Why a thread: a server can trickle the status line and headers a byte at a time too, and `urlopen` parses them
-    in one call that no deadline or Ctrl-C reaches (tenth hostile pass W9-W11). The caller waits on `finished` with
-    its own deadline and cancel, and leaves the thread (a daemon, stopped at its next read) when either comes."""
+    """One bounded read of a page through `web_read` (the reader every HTTP answer of the wizard's goes through): `read`
+    counts the page's bytes as the installer will see them (a gzip or deflate body decoded: a 1 MB gzip page that grows
+    to 1 GiB grew uv to 3.2 GB; tenth hostile pass W1/W2), `too_big` says the limit was passed, `slow` that the
+    deadline came first (the status line and headers trickled in too: tenth hostile pass W9-W11, which `web_read`
+    now holds for every reader), `cancelled` that `cancel` was set."""
 
     def __init__(self, url: str, limit: int, context) -> None:
         self.url, self.limit, self.context = url, limit, context
         self.read = 0
-        self.too_big = False
+        self.too_big = self.slow = self.cancelled = False
         self.redirect_loop: str | None = None
-        self.stop = threading.Event()
-        self.finished = threading.Event()
 
-    def run(self) -> None:
+    def run(self, deadline: Deadline, cancel: threading.Event | None) -> None:
         try:
             opener = login_opener(urllib.request.HTTPSHandler(context=self.context))  # its login kept to its host
-            with opener.open(_request(self.url), timeout=READ_TIMEOUT) as response:
+            with open_url(opener, _request(self.url), timeout=READ_TIMEOUT, deadline=deadline,
+                          cancel=cancel) as response:
                 decoder = _decoder(response.headers.get("Content-Encoding", ""))
-                while not self.stop.is_set():
-                    chunk = response.read1(_CHUNK)
-                    if not chunk:
-                        return
+                for chunk in chunks(response, self.url, deadline=deadline, cancel=cancel):
                     self.read += decoder(chunk) if decoder is not None else len(chunk) * _UNDECODED_WEIGHT
                     if self.read > self.limit:
                         self.too_big = True
                         return
+        except TooSlow:
+            self.slow = True
+        except Cancelled:
+            self.cancelled = True
         except urllib.error.HTTPError as exc:
             if 300 <= exc.code < 400:  # urllib stops a redirect that comes back, or the tenth one: a loop
                 self.redirect_loop = str(exc.headers.get("Location") or exc.url or "")
         except (OSError, ValueError, zlib.error, http.client.HTTPException):  # unreachable, refused, an error status
             return
-        finally:
-            self.finished.set()
 
 
 #: A body in an encoding the standard library cannot decode (br, zstd: the wizard does not ask for them) counts as
@@ -129,18 +125,14 @@ def page_problem(url: str, *, limit: int = PAGE_LIMIT, total_seconds: float = TO
     except CertificatesRefused as exc:
         return str(exc)
     look = _Look(url, limit, context)
-    threading.Thread(target=look.run, name="gc-wizard-page-look", daemon=True).start()
-    deadline = time.monotonic() + total_seconds
-    while not look.finished.wait(0.1):
-        if cancel is not None and cancel.is_set():
-            look.stop.set()
-            return None
-        if time.monotonic() >= deadline:
-            look.stop.set()
-            if say is not None:
-                say(f"the wheelhouse page {redact_secrets(url)} is slow ({look.read // 1024:,} KB in "
-                    f"{total_seconds:g} s); the installer reads it next, and may take as long again")
-            return None
+    look.run(Deadline(total_seconds), cancel)
+    if look.cancelled:
+        return None
+    if look.slow:
+        if say is not None:
+            say(f"the wheelhouse page {redact_secrets(url)} is slow ({look.read // 1024:,} KB in "
+                f"{total_seconds:g} s); the installer reads it next, and may take as long again")
+        return None
     if look.redirect_loop is not None:
         # Certain, unlike a refused connection or an error status: uv reads no wheel through a loop and later says
         # the packages are "not found in the package registry", naming neither the page nor the loop (#143).

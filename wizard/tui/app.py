@@ -38,10 +38,10 @@ from wizard.flows.options import InstallOptions
 from wizard.flows.results import InstallResult
 from wizard.paths import app_log
 from wizard.security import (
+    escape_stray_returns,
     is_secret_question,
     make_folders,
     open_private_log,
-    redact_secrets,
     strip_terminal_escapes,
 )
 from wizard.tui.driver import steady
@@ -69,6 +69,7 @@ from wizard.tui.screens.prompt import PromptScreen
 from wizard.tui.screens.rollback import RollbackScreen
 from wizard.tui.screens.verify import VerifyScreen
 from wizard.tui.textual_variables import ignored_reason
+from wizard.tui.widgets.shown import masked
 
 if TYPE_CHECKING:
     pass
@@ -159,8 +160,9 @@ class WizardApp(App):
     # Flow ---------------------------------------------------------------------------------------
     def notify(self, message, *args, **kwargs):
         """Every notification, a screen's included (`Screen.notify` comes here), masked like stdout: they quote
-        errors and sources the user gave, and a toast is a channel a secret must not reach."""
-        return super().notify(redact_secrets(str(message)), *args, **kwargs)
+        errors and sources the user gave, and a toast is a channel a secret must not reach; its control characters shown
+        as their escapes, as every `Shown` text's (37th hostile pass (part A) P2: a terminal obeys them raw)."""
+        return super().notify(escape_stray_returns(masked(str(message))), *args, **kwargs)
 
     def on_notify(self, event) -> None:
         """A titled notice replaces the one with the same title still showing, before Textual's own handler adds it

@@ -21,7 +21,7 @@ from wizard.security import expand_home
 from wizard.tui.messages import LogDiagnosed
 from wizard.tui.problems import error_text
 from wizard.tui.widgets.commands import COPY_COMMAND, CopiesCommands, ShownCommands
-from wizard.tui.widgets.shown import Shown
+from wizard.tui.widgets.shown import Shown, ShownInput
 
 #: The findings' width on an 80-column screen (the pane's border and scroll bar take the rest).
 WIDTH = 76
@@ -45,7 +45,7 @@ class DiagnoseScreen(CopiesCommands, Screen):
         yield Shown("gc-wizard · Diagnose a log (any run's, not only this wizard's)", classes="title")
         with VerticalScroll(id="diagnose-pane"):
             yield Shown("A log file's path, then Enter (as `gc-wizard diagnose LOGFILE`):", markup=False)
-            yield Input(value=self.path, id="log-path", placeholder="/path/to/failed-run.log")
+            yield ShownInput(value=self.path, id="log-path", placeholder="/path/to/failed-run.log")
             yield Shown("Or paste the log into this box, then ctrl+d:", markup=False)
             yield TextArea(id="log-text")
             yield ShownCommands("", id="diagnosis")  # a command to run again stands whole on its row (walk 38 #1)

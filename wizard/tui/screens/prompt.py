@@ -8,7 +8,7 @@ from textual.containers import Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Input
 
-from wizard.tui.widgets.shown import ShownLabel
+from wizard.tui.widgets.shown import ShownInput, ShownLabel
 
 
 class PromptScreen(ModalScreen[str | None]):
@@ -42,7 +42,7 @@ class PromptScreen(ModalScreen[str | None]):
             # The text given back after a refusal is there to be corrected: not selected, the cursor after it (walk
             # 19 #6: all selected, one Backspace erased the whole path). A first value (the current source) stays
             # selected, so typing a new one replaces it.
-            yield Input(value=self.value, id="answer", password=self.secret, select_on_focus=self.error is None)
+            yield ShownInput(value=self.value, id="answer", password=self.secret, select_on_focus=self.error is None)
             yield ShownLabel(self.hint, classes="hint", markup=False)
 
     def on_mount(self) -> None:

@@ -19,9 +19,9 @@ from __future__ import annotations
 
 from textual.content import Content
 from textual.visual import RenderOptions, Visual
-from textual.widgets import Label, Static
+from textual.widgets import Input, Label, Static
 
-from wizard.security import redact_secrets, reveal_format_characters
+from wizard.security import one_line, redact_secrets, reveal_format_characters
 from wizard.wrap import hanging
 
 
@@ -108,3 +108,22 @@ class Shown(_Hung, Static):
 
 class ShownLabel(_Hung, Label):
     """A dialog's `Label` (a question quoting an installer or a path), masked and wrapped like `Shown`."""
+
+
+def input_value(value: str | None) -> str:
+    """A value from the state, a file or the options, as an input box may start with it: masked as `Shown` text is
+    (`masked`), and on one line (`security.one_line`: a newline and a return as their escapes too).
+
+    Why: 37th hostile pass (part A) P2 — Textual's `Input` draws its value's control characters as they are, so a
+    forged history entry's `log` (`x\\e]2;TITLE\\a\\e[5m…`) given to the Diagnose screen's path box set the
+    terminal's title and made the row blink, where every `Shown` text escapes them. A clean path is left as it is,
+    still usable as the path; one that held escapes shows them as text (what is there, never obeyed)."""
+    return one_line(redact_secrets(value)) if value else ""
+
+
+class ShownInput(Input):
+    """An `Input` whose first value is cleaned as `Shown` text is (`input_value`): the one input box of the app.
+    What the user types is theirs and stays as typed (a password in a URL they give must reach the dialog whole)."""
+
+    def __init__(self, value: str | None = None, *args, **kwargs) -> None:
+        super().__init__(input_value(value), *args, **kwargs)

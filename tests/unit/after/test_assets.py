@@ -337,3 +337,17 @@ def test_an_empty_folders_listing_says_what_a_first_forecast_needs(tmp_path):
     assert lines[-1].startswith("A first forecast needs 5 file(s) it does not hold. ")
     with pytest.raises(UserError, match="has no params/ files.*--with-assets"):
         assets.select(assets.list_assets(source), model=None, dataset=None, steps=1)
+
+
+def test_a_mirror_behind_a_login_gets_the_login_for_its_downloads_not_the_masked_one(tmp_path, assets_server,
+                                                                                     isolated_state):
+    """The download was asked for with the address as recorded (its password written `***`), so a mirror that needs
+    a login refused every file the listing had named (found while fixing the 37th hostile pass, part A, P1)."""
+    server = assets_server(_folder(tmp_path))
+    url = server.needs_login("alice", "PWMIRROR7")
+    source = assets.open_source(url)
+    model = Asset(f"params/{SMALL}")
+    fetched = assets.fetch(source, model)
+    assert fetched.downloaded and fetched.path.read_bytes() == b"PK\x03\x04weights" * 1000
+    recorded = (isolated_state / "assets" / "recorded.json").read_text()
+    assert "PWMIRROR7" not in recorded and "alice" in recorded  # the record still never holds the password

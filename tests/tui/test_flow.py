@@ -217,6 +217,29 @@ async def test_ctrl_c_mid_install_asks_then_stops_and_nothing_becomes_current(gp
     assert entries[-1]["status"] == "cancelled" and not any(e["current"] for e in entries)
 
 
+async def test_going_again_after_a_stop_plans_a_new_folder_not_the_stopped_ones(gpu_server, tiny, slow_index):
+    """Walk 39 #2: p on the Not-done screen kept the stopped attempt's planned time, so the retry was made in the same
+    folder and two history entries named it (History showed the stopped one with the new one's disk)."""
+    gpu_server("no-nvidia")
+    tiny.write("tiny-slow", ["pkg-slow==1.0"])
+    app = WizardApp([str(tiny.recipes)], find_links=[slow_index], offline=False,
+                    graphcast_src=str(tiny.graphcast), verify=False)
+    async with app.run_test(size=SIZE) as pilot:
+        await choose(pilot, app, "tiny-slow")
+        stopped_folder = app.screen.plan.env_dir
+        await pilot.press("enter")
+        await wait_for(pilot, lambda: isinstance(app.screen, InstallScreen)
+                       and app.screen.step_list.state.get("install-requirements") == "running", timeout=60)
+        await pilot.press("ctrl+c")
+        await wait_for(pilot, lambda: isinstance(app.screen, ConfirmScreen))
+        await pilot.press("y")
+        await wait_for(pilot, lambda: isinstance(app.screen, DoneScreen) and bool(app.screen.query("#summary")),
+                       timeout=60)
+        await pilot.press("p")
+        await wait_for(pilot, lambda: isinstance(app.screen, PlanScreen) and app.screen.plan is not None)
+        assert app.screen.plan.env_dir != stopped_folder
+
+
 async def _roll_back_from_history(pilot, app, entry_id: str) -> None:
     """History (h), the entry's row, r, confirm (y): the rollback's live screen comes up."""
     await facts_shown(pilot)

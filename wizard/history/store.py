@@ -81,7 +81,7 @@ def _id_stamp(started: str | None) -> str | None:
 
 
 #: The time stamp a new managed environment's folder ends with (`install.plan.default_env_dir`).
-_FOLDER_STAMP = re.compile(r"-([0-9]{8}-[0-9]{6})$")
+_FOLDER_STAMP = re.compile(r"-([0-9]{8}-[0-9]{6})(?:-[0-9]+)?$")  # `-2` …: a second install that second
 
 
 def _text(value: Any) -> str | None:

@@ -311,9 +311,15 @@ class Plan:
 
 
 def default_env_dir(recipe_id: str, now: datetime | None = None) -> Path:
-    """Where a new managed environment for `recipe_id` goes: envs/<recipe-id>-<YYYYmmdd-HHMMSS>."""
+    """Where a new managed environment for `recipe_id` goes: envs/<recipe-id>-<YYYYmmdd-HHMMSS>, or, when a folder of
+    that name is there already (two installs in the same second), the first free `…-<stamp>-2`, `-3` …: a name is one
+    environment's, never handed to a second one."""
     stamp = (now or datetime.now()).strftime("%Y%m%d-%H%M%S")
-    return paths.envs_dir() / f"{recipe_id}-{stamp}"
+    folder = paths.envs_dir() / f"{recipe_id}-{stamp}"
+    count = 2
+    while os.path.lexists(folder) and count < 1000:
+        folder, count = paths.envs_dir() / f"{recipe_id}-{stamp}-{count}", count + 1
+    return folder
 
 
 def env_has_python(env_dir: Path) -> bool:

@@ -428,7 +428,11 @@ class WizardApp(App):
             # to change them (g, w, o) and go again — without leaving the app.
             while isinstance(self.screen, (InstallScreen, VerifyScreen)):
                 self.pop_screen()
-            options = self._last_install.options if self._last_install is not None else None
+            # A new attempt is a new environment folder: the stopped one's name (its planned time) stays with its
+            # history entry. Kept, the retry was made in the same folder, and History then showed the stopped entry
+            # with the new environment's disk, and `remove` of it said "is the current environment" (walk 39 #2).
+            options = (replace(self._last_install.options, planned_at=None) if self._last_install is not None
+                       else None)
             self.install_result = None  # planning again: the failed attempt is behind the user now
             self._recipe_done(*self._last_match, options=options)
             return

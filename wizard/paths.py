@@ -161,7 +161,7 @@ def process_relative(path: str | os.PathLike[str]) -> str | None:
         try:  # a name looked up in a folder of proc: what it means is the opener's
             if os.stat(here).st_dev in devices:
                 return here
-        except OSError:
+        except (OSError, ValueError):  # ValueError: a name this locale cannot encode, so no file's name either
             return None
         step = os.path.join(here, part)
         if not os.path.islink(step):
@@ -170,7 +170,7 @@ def process_relative(path: str | os.PathLike[str]) -> str | None:
         hops += 1
         try:
             target = os.readlink(step)
-        except OSError:
+        except (OSError, ValueError):
             return None
         if hops > 40:  # the kernel's own limit: it would not open it either
             return None

@@ -44,7 +44,8 @@ def test_history_fits_80_columns_and_keeps_ids_and_paths_whole(tiny):
     table = proc.stdout.split("\nGo back:")[0]
     # Every row fits, except a path on a row of its own: kept whole for copying, however deep the state
     # folder (pytest-xdist's temporary folders alone are longer than a user's).
-    paths = {entry["env"] for entry in tiny.history()} | {entry.get("graphcast_given") for entry in tiny.history()}
+    paths = ({entry["env"] for entry in tiny.history()} | {entry.get("graphcast_given") for entry in tiny.history()}
+             | {entry.get("log") for entry in tiny.history()})
     assert not [line for line in _too_wide(table) if line.strip() not in paths], _too_wide(table)
     lines = proc.stdout.splitlines()
     for entry in (a, b):

@@ -24,4 +24,5 @@ def test_each_entry_names_its_log_and_a_gone_one_says_so(isolated_state, tmp_pat
     assert f"log: {log} " in said and f"log: {log} (no longer there)" not in said, said
     assert f"log: {gone} (no longer there)" in said, said
     assert said.count("log: ") == 2, said  # an entry without a log has no row for it
-    assert any(row.strip().startswith("log: ") for row in proc.stdout.splitlines())  # a row of its own
+    # a row of its own ("log:" alone when the path is too long to share the row, as in CI's deep temporary folders)
+    assert any(row.strip().split(" ")[0] == "log:" for row in proc.stdout.splitlines())

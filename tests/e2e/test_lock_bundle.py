@@ -266,7 +266,9 @@ def test_the_suggested_install_line_quotes_a_lock_path_with_a_space(deps, tmp_pa
                       "--offline", "--out", str(out))
     assert proc.returncode == 0, proc.stderr
     line = next(line for line in proc.stdout.splitlines() if line.startswith("Install from it:"))
-    assert f"install tiny-dep --recipes-dir {deps.recipes} --lock '{out}' --find-links" in line, line
+    # (github.com does not answer here: the line then holds `--graphcast-src DIR` too, with a sentence saying what goes
+    # there, between the lock and the find-links)
+    assert f"install tiny-dep --recipes-dir {deps.recipes} --lock '{out}' " in line and " --find-links " in line, line
 
 
 def _printed_line(stdout: str, label: str) -> list[str]:

@@ -189,17 +189,27 @@ async def test_verify_shows_the_failing_tier_then_findings_and_nothing_becomes_c
     assert entry["status"] == "failed" and not entry["current"]
 
 
-async def test_ctrl_c_mid_install_asks_then_stops_and_nothing_becomes_current(gpu_server, tiny, slow_index):
+def _slow_install_app(gpu_server, tiny, slow_index) -> WizardApp:
+    """The app on a machine with no GPU, with a recipe whose requirements install slowly (`slow_index`)."""
     gpu_server("no-nvidia")
     tiny.write("tiny-slow", ["pkg-slow==1.0"])
-    app = WizardApp([str(tiny.recipes)], find_links=[slow_index], offline=False,
-                    graphcast_src=str(tiny.graphcast), verify=False)
+    return WizardApp([str(tiny.recipes)], find_links=[slow_index], offline=False,
+                     graphcast_src=str(tiny.graphcast), verify=False)
+
+
+async def _ctrl_c_while_requirements_install(pilot, app) -> None:
+    """Enter on the plan, then Ctrl-C once the slowest step (the requirements) runs."""
+    await pilot.press("enter")
+    await wait_for(pilot, lambda: isinstance(app.screen, InstallScreen)
+                   and app.screen.step_list.state.get("install-requirements") == "running", timeout=60)
+    await pilot.press("ctrl+c")
+
+
+async def test_ctrl_c_mid_install_asks_then_stops_and_nothing_becomes_current(gpu_server, tiny, slow_index):
+    app = _slow_install_app(gpu_server, tiny, slow_index)
     async with app.run_test(size=SIZE) as pilot:
         await choose(pilot, app, "tiny-slow")
-        await pilot.press("enter")
-        await wait_for(pilot, lambda: isinstance(app.screen, InstallScreen)
-                       and app.screen.step_list.state.get("install-requirements") == "running", timeout=60)
-        await pilot.press("ctrl+c")
+        await _ctrl_c_while_requirements_install(pilot, app)
         await wait_for(pilot, lambda: isinstance(app.screen, ConfirmScreen))
         assert app.screen.question == stop_question(False, has_current=False) and "will be removed" in STOP_QUESTION
         install_screen = app.install_screen
@@ -220,17 +230,11 @@ async def test_ctrl_c_mid_install_asks_then_stops_and_nothing_becomes_current(gp
 async def test_going_again_after_a_stop_plans_a_new_folder_not_the_stopped_ones(gpu_server, tiny, slow_index):
     """Walk 39 #2: p on the Not-done screen kept the stopped attempt's planned time, so the retry was made in the same
     folder and two history entries named it (History showed the stopped one with the new one's disk)."""
-    gpu_server("no-nvidia")
-    tiny.write("tiny-slow", ["pkg-slow==1.0"])
-    app = WizardApp([str(tiny.recipes)], find_links=[slow_index], offline=False,
-                    graphcast_src=str(tiny.graphcast), verify=False)
+    app = _slow_install_app(gpu_server, tiny, slow_index)
     async with app.run_test(size=SIZE) as pilot:
         await choose(pilot, app, "tiny-slow")
         stopped_folder = app.screen.plan.env_dir
-        await pilot.press("enter")
-        await wait_for(pilot, lambda: isinstance(app.screen, InstallScreen)
-                       and app.screen.step_list.state.get("install-requirements") == "running", timeout=60)
-        await pilot.press("ctrl+c")
+        await _ctrl_c_while_requirements_install(pilot, app)
         await wait_for(pilot, lambda: isinstance(app.screen, ConfirmScreen))
         await pilot.press("y")
         await wait_for(pilot, lambda: isinstance(app.screen, DoneScreen) and bool(app.screen.query("#summary")),

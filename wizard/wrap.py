@@ -192,3 +192,12 @@ def lone_command(row: str) -> str | None:
     terminal's selection of the two rows pasted as two commands)."""
     found = _LONE_COMMAND.fullmatch(row.replace(KEEP, " "))
     return found.group("command") if found else None
+
+
+def command_row(line: str, indent: str = "    ") -> str:
+    """`line` laid out as a row that `lone_command` reads back as the command (backquoted under `indent`), so a face
+    shows it whole and copies it (ctrl+y); a `# comment` line, or one holding a backquote, stays prose. Walk 39 #1: the
+    Done screen's activate, kernel and module lines were plain indented rows, and ctrl+y had nothing to copy there."""
+    if line.lstrip().startswith("#") or "`" in line:
+        return indent + line
+    return f"{indent}`{line}`"

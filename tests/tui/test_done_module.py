@@ -39,13 +39,14 @@ def test_the_done_screen_shows_the_activate_lines_each_whole(monkeypatch):
     monkeypatch.setenv("GC_WIZARD_HOME", "/work/scratch/walk3home")
     monkeypatch.setattr("wizard.after.next_steps.program_command", lambda: "/work/walk3/.venv/bin/gc-wizard")
     text = summary_text(install_result(ok=True, recipe="jax0.4.23-cpu", env="/e", log="/l"), None)
-    assert "    export GC_WIZARD_HOME=/work/scratch/walk3home\n" in text
-    assert '    eval "$(/work/walk3/.venv/bin/gc-wizard activate)"\n' in text
+    # Each a command row (walk 39 #1): shown whole on its row, and ctrl+y copies it.
+    assert "    `export GC_WIZARD_HOME=/work/scratch/walk3home`\n" in text
+    assert '    `eval "$(/work/walk3/.venv/bin/gc-wizard activate)"`\n' in text
     # The kernel and module commands too: the export, then the program, each a line of its own that a screen never
     # wraps inside (walk 21 #17: `… GC_WIZARD_HOME=… /work/…/gc-wizard kernel install` broke across rows).
-    kernel = "    export GC_WIZARD_HOME=/work/scratch/walk3home\n    /work/walk3/.venv/bin/gc-wizard kernel install\n"
+    kernel = "    `export GC_WIZARD_HOME=/work/scratch/walk3home`\n    `/work/walk3/.venv/bin/gc-wizard kernel install`\n"
     assert kernel in text and kernel.replace("kernel", "module") in text
-    assert all(len(line) <= 76 for line in text.splitlines() if "gc-wizard" in line)
+    assert all(len(line) <= 78 for line in text.splitlines() if "gc-wizard" in line)
 
 
 def test_a_check_that_never_started_on_a_node_says_so_and_where_the_partition_is_changed():

@@ -1678,7 +1678,8 @@ class Stopped:
         else:
             again = "the same command"
         return (f"nothing in it failed, so there is no cause to look for; to install, run {again} again (in the app, "
-                "p on the Not-done screen goes again with the same settings). A run that failed after that has its own "
+                "the Not-done screen's p, Change the plan, goes again from the same plan). A run that failed after that has "
+                "its own "
                 "log to diagnose.")
 
     def to_dict(self) -> dict[str, Any]:

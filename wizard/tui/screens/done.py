@@ -26,9 +26,10 @@ from wizard.flows.results import InstallResult, kept_checked
 from wizard.paths import wizard_command
 from wizard.tui.messages import AfterInstallDone, AssetsHostUnreachable
 from wizard.tui.problems import error_text
-from wizard.tui.widgets.commands import COPY_COMMAND, CopiesCommands, ShownCommands
+from wizard.tui.widgets.commands import COPY_COMMAND, CommandRow, CopiesCommands, ShownCommands
 from wizard.tui.widgets.footer import WrappingFooter
 from wizard.tui.widgets.shown import Shown
+from wizard.wrap import command_row
 
 
 def _without_log_lines(text: str) -> str:
@@ -113,15 +114,15 @@ def summary_text(result: InstallResult, current_env: str | None = None, unreacha
         forecast_offer(unreachable, _remembered() if unreachable else None, ran),
         "",
         "Use it in a shell, also a new one (old CUDA/cuDNN folders are dropped from LD_LIBRARY_PATH):",
-        *(f"    {line}" for line in activate_lines()),
+        *(command_row(line) for line in activate_lines()),
         "",
         "Use it in Jupyter: press k to register it as a kernel, or run:",
-        *(f"    {line}" for line in wizard_lines("kernel install")),
+        *(command_row(line) for line in wizard_lines("kernel install")),
         "",
         "Use it with Lmod: press m to write a module file, or run:",
-        *(f"    {line}" for line in wizard_lines("module install")),
+        *(command_row(line) for line in wizard_lines("module install")),
         "then, in any shell:",
-        *(f"    {line}" for line in use_lines(result.recipe)),
+        *(command_row(line) for line in use_lines(result.recipe)),
         "",
         # Below the ways to use it, which stay on the first screen: with the five files named, the way to bring the
         # forecast's files is a dozen rows (walk 22 #5).
@@ -190,6 +191,12 @@ class DoneScreen(CopiesCommands, Screen[str]):
     def _summary(self) -> str:
         self._ran_shown = self.forecast_ran
         return summary_text(self.result, self.current, self.unreachable, self._ran_shown)
+
+    def main_command_row(self, rows: list[CommandRow]) -> CommandRow:
+        """ctrl+y with no row focused copies the activate command, the one most wanted (walk 39 #1); its `export
+        GC_WIZARD_HOME=…` row above, when there is one, is reached with Tab."""
+        activate = activate_lines()[-1]
+        return next((row for row in rows if row.command == activate), rows[0])
 
     def on_mount(self) -> None:
         if self.result.ok:

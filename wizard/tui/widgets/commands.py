@@ -129,7 +129,7 @@ class ShownCommands(Vertical):
 #: The key that copies a command (`CopiesCommands`); a priority binding, so a text box that has the focus (the Diagnose
 #: screen's) does not take it first.
 COPY_COMMAND = Binding("ctrl+y", "copy_command", "Copy the command", id="copy-command", priority=True,
-                       tooltip="Copy the selected command row (Tab to it), else the last one, to the clipboard")
+                       tooltip="Copy the selected command row (Tab to it), else the main one, to the clipboard")
 
 
 class CopiesCommands:
@@ -139,11 +139,16 @@ class CopiesCommands:
     def copy_offered(self) -> bool:
         return bool(self.query(CommandRow))
 
+    def main_command_row(self, rows: list[CommandRow]) -> CommandRow:
+        """The row ctrl+y copies when none has the focus: the last one (the command to run again), unless a screen
+        says otherwise (the Done screen: its first, the activate command, walk 39 #1)."""
+        return rows[-1]
+
     def action_copy_command(self) -> None:
         rows = list(self.query(CommandRow))
         if not rows:
             return
         focused = self.focused
-        row = focused if isinstance(focused, CommandRow) else rows[-1]
+        row = focused if isinstance(focused, CommandRow) else self.main_command_row(rows)
         self.app.copy_to_clipboard(row.command)
         self.notify(f"Copied to the clipboard: {row.command}", title="ctrl+y")

@@ -37,6 +37,9 @@ async def test_an_evidence_line_goes_on_under_its_quoted_text(isolated_state):
         screen.query_one("#log-text").text = LOG.read_text()
         await pilot.press("ctrl+d")
         await until(pilot, lambda: screen.lines is not None, timeout=60, settle=0.3)
+        # The findings are painted after `lines` is set: read the rows once the first evidence line is on them (CI
+        # run 46 read the screen before, under load, and found the paste box still there).
+        await until(pilot, lambda: bool(shown_rows(screen_rows(app), f"> {evidence[0]}")), timeout=60, settle=0.1)
         rows = screen_rows(app)
     for line in evidence:
         shown = shown_rows(rows, f"> {line}")

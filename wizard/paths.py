@@ -183,12 +183,8 @@ def process_relative(path: str | os.PathLike[str]) -> str | None:
 def _proc_devices() -> set[int]:
     """The device numbers of every proc file system mounted here (/proc, and any other mount of one)."""
     devices: set[int] = set()
-    try:
-        with open("/proc/self/mounts", encoding="utf-8", errors="replace") as handle:
-            points = [fields[1].replace("\\040", " ") for fields in (line.split() for line in handle)
-                      if len(fields) >= 3 and fields[2] == "proc"]
-    except OSError:
-        points = ["/proc"]
+    table = _mount_table()
+    points = ["/proc"] if table is None else [point for point, kind in table if kind == "proc"]
     for point in points:
         try:
             devices.add(os.stat(point).st_dev)
@@ -309,23 +305,32 @@ def mount_of(folder: Path) -> tuple[str, str] | None:
     (here, below `full_disk`, which names a full one by it, as `env_mount_block` names a noexec one)."""
     try:
         device = os.stat(folder).st_dev
-        with open("/proc/self/mounts", encoding="utf-8", errors="replace") as handle:
-            mounts = [line.split() for line in handle]
     except OSError:
         return None
+    table = _mount_table()
+    if table is None:
+        return None
     best: tuple[str, str] | None = None
-    for fields in mounts:
-        if len(fields) < 3:
-            continue
-        point = fields[1].replace("\\040", " ")
+    for point, kind in table:
         try:
             same = os.stat(point).st_dev == device
         except OSError:
             continue
         if same and (folder == Path(point) or Path(point) in folder.parents or point == "/"):
             if best is None or len(point) > len(best[0]):
-                best = (point, fields[2])
+                best = (point, kind)
     return best
+
+
+def _mount_table() -> list[tuple[str, str]] | None:
+    """(mount point, file system type) of every line of /proc/self/mounts, a space in a point unescaped (`\\040`);
+    None when it cannot be read. The one reader of that file for `mount_of` and `_proc_devices`."""
+    try:
+        with open("/proc/self/mounts", encoding="utf-8", errors="replace") as handle:
+            return [(fields[1].replace("\\040", " "), fields[2]) for fields in (line.split() for line in handle)
+                    if len(fields) >= 3]
+    except OSError:
+        return None
 
 
 def _default_state() -> Path | None:

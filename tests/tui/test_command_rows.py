@@ -60,7 +60,7 @@ async def test_diagnose_shows_the_command_whole_on_one_row_and_ctrl_y_copies_it(
         await pilot.press("ctrl+y")
         await pilot.pause()
         assert app.clipboard == command
-        assert "Copy the command" in " ".join(screen_rows(app))
+        await until(pilot, lambda: "Copy the command" in " ".join(screen_rows(app)), timeout=60)  # the footer, painted
 
 
 @pytest.mark.tmux

@@ -42,7 +42,8 @@ async def test_ctrl_y_on_done_copies_the_activate_command(isolated_state, tmp_pa
         commands = [row.command for row in app.screen.query(CommandRow)]
         assert activate_lines()[-1] in commands and wizard_lines("kernel install")[-1] in commands, commands
         assert wizard_lines("module install")[-1] in commands, commands
-        assert "Copy the command" in " ".join(screen_rows(app))  # the footer offers ^y
+        # the footer offers ^y (read once painted: the footer is composed again when the keys change)
+        await until(pilot, lambda: "Copy the command" in " ".join(screen_rows(app)), timeout=60)
         await pilot.press("ctrl+y")
         await pilot.pause()
         assert app.clipboard == activate_lines()[-1]

@@ -44,7 +44,8 @@ async def test_page_keys_scroll_the_recipe_text_and_the_footer_says_so(gpu_serve
         pane = screen.query_one("#recipe-detail", VerticalScroll)
         highlighted = screen.query_one("#recipes").highlighted
         assert screen.focused is screen.query_one("#recipes") and pane.max_scroll_y > 0, pane.max_scroll_y
-        assert "PgDn/PgUp Scroll text" in " ".join(screen_rows(app)[-2:])
+        # the footer, once painted (it is composed again when the keys change: a read can catch it empty)
+        await until(pilot, lambda: "PgDn/PgUp Scroll text" in " ".join(screen_rows(app)[-2:]), timeout=60)
         await pilot.press("pagedown")
         await until(pilot, lambda: pane.scroll_y > 0)
         assert screen.query_one("#recipes").highlighted == highlighted  # the list's selection stays

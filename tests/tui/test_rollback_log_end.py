@@ -39,4 +39,4 @@ async def test_the_finished_rollback_s_log_shows_its_last_line():
                                          + f"Log: {long}"))
         await until(pilot, lambda: screen.finished and screen.query_one("#overall").size.height > 2, settle=0.3)
         assert log.scroll_y == log.max_scroll_y, (log.scroll_y, log.max_scroll_y)
-        assert any("now loads" in row for row in screen_rows(app)), "\n".join(screen_rows(app))
+        await until(pilot, lambda: any("now loads" in row for row in screen_rows(app)), timeout=60)

@@ -374,6 +374,31 @@ def test_swapped_folders_are_refused_alike_by_rollback_remove_and_activate(tiny,
     assert _imports(a["env"], "pkg_b") and _current(tiny)["id"] == b["entry_id"]
 
 
+def test_a_link_to_another_entrys_environment_is_refused_alike_by_rollback_remove_and_activate(tiny, tmp_path):
+    """38th hostile pass (part B) P6: entry A's folder moved away and a link to entry B's left in its place: rollback
+    counted B (reached through the link) as an owner of A's path, synced A's packages into B's environment and
+    rewrote its marker. A link to the current environment went through alike."""
+    _, a = tiny.install("tiny-a", "--no-verify")
+    _, b = tiny.install("tiny-b", "--no-verify")
+    _, c = tiny.install("tiny-a", "--no-verify")  # current
+    for target in (c, b):
+        away = tmp_path / f"away-{target['entry_id']}"
+        if Path(a["env"]).is_symlink():
+            Path(a["env"]).unlink()
+        else:
+            Path(a["env"]).rename(away)
+        Path(a["env"]).symlink_to(Path(target["env"]).name)
+        marker = (Path(target["env"]) / "gc-wizard-env.json").read_text()
+        rolled = run_inproc("rollback", a["entry_id"], "--yes", "--no-verify")
+        assert rolled.returncode != 0 and "is a link to" in rolled.stderr, rolled.stderr
+        assert f"entry {target['entry_id']}" in rolled.stderr and "nothing changed" in rolled.stderr
+        assert (Path(target["env"]) / "gc-wizard-env.json").read_text() == marker
+        assert _current(tiny)["id"] == c["entry_id"]
+    assert _imports(b["env"], "pkg_b") and not _imports(b["env"], "pkg_a")
+    removed = run_inproc("remove", a["entry_id"], "--yes")  # the link to B: removes the link only, never B
+    assert not Path(a["env"]).is_symlink() and _imports(b["env"], "pkg_b"), removed.stderr
+
+
 def test_a_copied_state_names_the_original_states_environments_and_makes_none_current(tiny, tmp_path, monkeypatch):
     """31st hostile pass (part B) P11: in a state folder copied with `cp -a`, rollback made the original state's
     environment current without a word (the marker's entry is in both histories); activate ran it."""

@@ -48,7 +48,7 @@ from wizard.flows.describe_plan import install_line
 from wizard.flows.history import entry_traits, size_words
 from wizard.flows.results import RollbackResult
 from wizard.flows.transaction import InstallEvents, tier_start_reporter
-from wizard.history.belongs import not_its_env
+from wizard.history.belongs import not_its_env, recorded_at
 from wizard.history.store import GOOD, Entry, History, load_history, now
 from wizard.install import envs
 from wizard.install.choices import DEFAULT_INSTALLER
@@ -473,7 +473,7 @@ def _made_for(env: Path, entry: Entry, history: History | None) -> bool:
     folder (the user's own env, given with `--env`), or one carrying the marker gc-wizard writes into every
     environment it makes, naming an entry of this history for that folder (or, from a marker older than entry ids,
     the entry's own recipe). A rollback changes or makes current only such a folder."""
-    same = [other for other in history.entries if envs.same_env(other.env, env)] if history is not None else [entry]
+    same = recorded_at(history, env) if history is not None else [entry]  # by its own name: a link is not its target
     if any(other.mode == "in-place" for other in same):
         return True  # the user's own environment, given with --env: an undo takes its marker away with the install
     marker = envs.read_marker(env)

@@ -31,6 +31,17 @@ def other_state_of(env: str | os.PathLike[str]) -> Path | None:
     return state if (state / "history.json").is_file() else None
 
 
+def recorded_at(history: History, env: str | os.PathLike[str]) -> list[Entry]:
+    """The entries that may own the folder `env`: those recorded at it by its own name (`envs.env_key`: spellings and
+    a link to the state folder resolved, the last name kept), so a link in `envs/` is its own place.
+
+    Why not `envs.same_env` (which follows links): with entry A's folder replaced by a link to entry B's, B counted as
+    an owner of A's path, the marker naming B passed, and `rollback A` synced A's packages into B's environment and
+    rewrote its marker (38th hostile pass (part B) P6)."""
+    key = envs.env_key(env)
+    return [other for other in history.entries if other.env and envs.env_key(other.env) == key]
+
+
 def not_its_env(history: History, entry: Entry) -> str | None:
     """Why the folder `entry.env` does not hold `entry`'s environment, as a clause for the caller's sentence, or None
     when it does, or when nothing there says otherwise (a folder without a marker: an install interrupted before
@@ -46,7 +57,7 @@ def not_its_env(history: History, entry: Entry) -> str | None:
         return (f"it lies in the envs/ of another gc-wizard state, {state}, not in this state's "
                 f"({paths.envs_dir()}): this state folder was copied or moved from there, so that state's history "
                 f"and its `remove` own it; run with GC_WIZARD_HOME={state} to use it, or install the recipe anew here")
-    same = [other for other in history.entries if envs.same_env(other.env, env)]
+    same = recorded_at(history, env)
     if any(other.mode == "in-place" for other in same):
         return None
     marker = envs.read_marker(env)
@@ -62,6 +73,10 @@ def not_its_env(history: History, entry: Entry) -> str | None:
     named = next((other for other in history.entries if other.id == marker.entry_id), None)
     if named is not None:
         current = ", the current one" if named.current else ""
+        if os.path.islink(env.rstrip("/")):
+            return (f"it is a link to {os.path.realpath(env)}, the environment of entry {named.id} (recipe "
+                    f"{named.recipe}){current}, which this history records at {named.env}; replace the link with "
+                    "that entry's own folder, or remove the link")
         return (f"its marker ({where}) names entry {named.id} (recipe {named.recipe}){current}, which this history "
                 f"records at {named.env}: the folders were swapped or replaced since. Put each folder back where its "
                 "entry says")

@@ -17,7 +17,7 @@ import functools
 import os
 import re
 import shlex
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO, Any
@@ -1543,6 +1543,28 @@ def _shorten(line: str) -> str:
 
 _TRACEBACK_HEADER = "Traceback (most recent call last):"
 
+#: IPython's traceback banner, the first line of every exception a notebook or IPython shows
+#: (IPython/core/ultratb.py's short header: the exception's name, then "Traceback (most recent call last)"
+#: right-aligned to the terminal's width, so any run of spaces or none). It names the class of an exception whose
+#: own line (`Class: message`) comes further down: where the log holds that line, the banner is only its header, and
+#: quoting it as the last error quoted a header, not the failure (batch 112, colabtools_2589: a chained traceback
+#: pasted up to its second banner). Where the paste stops before the exception's line (papermill_769), the banner
+#: is the one line naming the exception, and stays, as `_cut_traceback` keeps Python's own header.
+_IPYTHON_BANNER = re.compile(r"^(?:[\w.]+\.)?(?P<cls>[A-Z]\w*)[ \t]*Traceback \(most recent call last\)[ \t]*$")
+
+
+def _drop_stated_banners(errors: list[str], unquote: Callable[[str], str]) -> list[str]:
+    """`errors` without the IPython banners whose exception's own line (`Class:`) is among them too."""
+    stated = [e for e in errors if not _IPYTHON_BANNER.match(unquote(e))]
+
+    def redundant(line: str) -> bool:
+        banner = _IPYTHON_BANNER.match(unquote(line))
+        return banner is not None and any(
+            re.search(r"(?<![\w])" + re.escape(banner.group("cls")) + ":", e) for e in stated)
+
+    return [e for e in errors if not redundant(e)]
+
+
 #: An error a library handled by taking another path, logged with its traceback (Python's logging.exception):
 #: Keras' JAX backend when it cannot build the Splash attention kernel ("ERROR:absl:Failed to apply Splash kernel for
 #: flash attention. Falling back to JAX native dot_product_attention.", keras/src/backend/jax/nn.py). The run goes
@@ -1585,7 +1607,8 @@ def unrecognised(text: str) -> Unrecognised | None:
     raw_unhandled = _HANDLED_FALLBACK.sub("", raw)
     errors = [m.group(0).strip() for m in _EXCEPTION_LINE.finditer(clean_log_text(raw))]
     errors = [e for e in errors if unquoted(e) not in handled]
-    errors = [e for e in errors if e not in ("Traceback (most recent call last):",)] or _cut_traceback(raw_unhandled)
+    errors = [e for e in errors if e not in ("Traceback (most recent call last):",)]
+    errors = _drop_stated_banners(errors, unquoted) or _cut_traceback(raw_unhandled)
     if not errors and step is None:
         return None
     if not errors and ((failed_steps and failed_steps[-1][1] == "cancelled" and tier is None) or _STOP_NOTE.search(raw)):

@@ -5194,3 +5194,62 @@ def test_batch_111_the_gemm_autotuners_lone_ret_check_stays_unrecognised(tree, n
             f"gemm_algorithm_picker.cc:{n}) stream->parent()->GetBlasGemmAlgorithms(stream, &algorithms)\n")
     assert diagnose_text(text) == []
     assert unrecognised(text) is not None
+# batch 112 (half A: colabtools_2589 quoted "RuntimeError    Traceback (most recent call last)" as its last error):
+# IPython's traceback banner (IPython/core/ultratb.py: the class's name, then "Traceback (most recent call last)"
+# right-aligned to min(75, the terminal's width), so any run of spaces or none) is the header of an exception whose
+# own "Class: message" line comes under it. Where the log holds that line, the unrecognised result quotes it and not
+# the banner, whatever the width, the class, a dotted module, GitHub's "> " quoting or a chained second traceback.
+def _ipython_banner(cls: str, width: int) -> str:
+    return cls + "Traceback (most recent call last)".rjust(width - len(cls))
+
+
+_BANNER_CASES = [
+    ("RuntimeError", "RuntimeError: Failed to process string with tex because latex could not be found"),
+    ("FileNotFoundError", "FileNotFoundError: [Errno 2] No such file or directory: 'latex': 'latex'"),
+    ("ValueError", "ValueError: the rollout met a template of shape (3, 4) it did not expect"),
+    ("XlaRuntimeError", "XlaRuntimeError: INTERNAL: Failed to deserialize the Mosaic module"),
+    ("AVeryLongNameForAnExceptionThatFillsTheBannerError",
+     "AVeryLongNameForAnExceptionThatFillsTheBannerError: the banner has no room left for spaces"),
+]
+
+
+@pytest.mark.parametrize("cls, stated", _BANNER_CASES)
+@pytest.mark.parametrize("width", [75, 60, 40])
+@pytest.mark.parametrize("quote", ["", "> "])
+def test_batch_112_an_ipython_banner_is_not_quoted_where_its_exception_line_is_there(cls, stated, width, quote):
+    banner = _ipython_banner(cls, width)
+    text = "\n".join(quote + line for line in [
+        "-" * 75, banner, "Cell In[8], line 8", "----> 8 run_the_cell()", "", stated]) + "\n"
+    result = unrecognised(text)
+    assert result is not None
+    assert result.last_error == (quote + stated).strip()
+    assert (quote + banner).strip() not in result.lines
+
+
+@pytest.mark.parametrize("width", [75, 40])
+def test_batch_112_a_chained_traceback_pasted_up_to_its_second_banner_quotes_the_exception_lines(width):
+    text = "\n".join([
+        "RuntimeError: Failed to process string with tex because latex could not be found", "",
+        "-" * 75, _ipython_banner("FileNotFoundError", width),
+        "/usr/local/lib/python3.7/dist-packages/matplotlib/texmanager.py in _run_checked_subprocess(self, command, tex)",
+        "", "FileNotFoundError: [Errno 2] No such file or directory: 'latex': 'latex'", "",
+        "The above exception was the direct cause of the following exception:", "",
+        _ipython_banner("RuntimeError", width),
+        "/usr/local/lib/python3.7/dist-packages/matplotlib/texmanager.py in _run_checked_subprocess(self, command, tex)",
+    ]) + "\n"
+    result = unrecognised(text)
+    assert result is not None
+    assert result.last_error == "FileNotFoundError: [Errno 2] No such file or directory: 'latex': 'latex'"
+    assert not [line for line in result.lines if "Traceback (most recent call last)" in line]
+
+
+@pytest.mark.parametrize("cls", ["AttributeError", "KeyError", "jaxlib.xla_extension.XlaRuntimeError"])
+def test_batch_112_a_banner_whose_exception_line_the_paste_lost_is_still_quoted(cls):
+    # papermill_769: the paste stops inside the traceback, and the banner is the only line naming the exception;
+    # a line of another class does not stand for it either
+    banner = _ipython_banner(cls, 75)
+    for text in (f"{banner}\nInput In [4], in <module>\n----> 1 pm.execute_notebook('a.ipynb', 'b.ipynb')\n",
+                 f"OSError: the first cell failed\n{banner}\nInput In [4], in <module>\n"):
+        result = unrecognised(text)
+        assert result is not None
+        assert result.last_error == banner

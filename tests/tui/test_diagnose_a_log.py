@@ -9,7 +9,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from tests.fixtures.cli import run_inproc
-from tests.fixtures.pilot import SIZE, facts_shown, screen_text, until, wait_for
+from tests.fixtures.pilot import SIZE, facts_shown, read_when_shown, screen_text, until, wait_for
 from wizard.tui.app import WizardApp
 from wizard.tui.screens.diagnose import WIDTH, DiagnoseScreen
 from wizard.tui.screens.history import HistoryScreen
@@ -29,7 +29,7 @@ async def test_d_on_the_machine_screen_diagnoses_a_log_file_as_the_cli_does(gpu_
     async with app.run_test(size=SIZE) as pilot:
         await facts_shown(pilot)
         # the footer names the key (drawn after the facts: waited for, as a loaded CI machine drew it late)
-        await until(pilot, lambda: "d Diagnose a log" in screen_text(app), timeout=30)
+        await read_when_shown(pilot, None, "d Diagnose a log", timeout=30, settle=0)
         await pilot.press("d")
         await wait_for(pilot, lambda: isinstance(app.screen, DiagnoseScreen))
         screen = app.screen
@@ -72,7 +72,7 @@ async def test_d_on_history_opens_the_same_screen(isolated_state):
     app = _HistoryHost()
     async with app.run_test(size=SIZE) as pilot:
         await until(pilot, lambda: isinstance(app.screen, HistoryScreen), settle=0.2)
-        await until(pilot, lambda: "d Diagnose a log" in screen_text(app), timeout=30)
+        await read_when_shown(pilot, HistoryScreen, "d Diagnose a log", timeout=30, settle=0)
         await pilot.press("d")
         await until(pilot, lambda: isinstance(app.screen, DiagnoseScreen), settle=0.1)
 

@@ -6,9 +6,7 @@ Real parts: the real Done screen and its summary, the core's activate/kernel/mod
 
 from __future__ import annotations
 
-from textual.app import App
-
-from tests.fixtures.pilot import SIZE, screen_rows, until
+from tests.fixtures.pilot import SIZE, StyledDoneApp, screen_rows, until
 from tests.fixtures.results import install_result
 from wizard.after.next_steps import activate_lines, wizard_lines
 from wizard.tui.screens.done import DoneScreen
@@ -26,17 +24,7 @@ async def test_ctrl_y_on_done_copies_the_activate_command(isolated_state, tmp_pa
     env = tmp_path / "envs" / "jax0.4.23-cpu-1"
     env.mkdir(parents=True)
 
-    class _App(App):
-        CSS_PATH = "../../wizard/tui/app.tcss"
-
-        def __init__(self) -> None:
-            super().__init__()
-            self.assets, self.assets_reach = str(tmp_path), None  # a local folder: no host asked
-
-        def on_mount(self) -> None:
-            self.push_screen(DoneScreen(install_result(ok=True, env=str(env), log="/l")))
-
-    app = _App()
+    app = StyledDoneApp(str(tmp_path), install_result(ok=True, env=str(env), log="/l"))  # local: no host asked
     async with app.run_test(size=SIZE) as pilot:
         await until(pilot, lambda: isinstance(app.screen, DoneScreen), settle=0.3)
         commands = [row.command for row in app.screen.query(CommandRow)]

@@ -6,7 +6,7 @@ Real parts: the real Done screen and its summary, the core's activate/kernel/mod
 
 from __future__ import annotations
 
-from tests.fixtures.pilot import SIZE, StyledDoneApp, screen_rows, until
+from tests.fixtures.pilot import SIZE, StyledDoneApp, read_when_shown, screen_rows, until
 from tests.fixtures.results import install_result
 from wizard.after.next_steps import activate_lines, wizard_lines
 from wizard.tui.screens.done import DoneScreen
@@ -23,13 +23,13 @@ def test_a_command_line_laid_out_as_a_row_reads_back_whole():
 async def test_ctrl_y_on_done_copies_the_activate_command(isolated_state, tmp_path):
     env = tmp_path / "envs" / "jax0.4.23-cpu-1"
     env.mkdir(parents=True)
-
     app = StyledDoneApp(str(tmp_path), install_result(ok=True, env=str(env), log="/l"))  # local: no host asked
     async with app.run_test(size=SIZE) as pilot:
         await until(pilot, lambda: isinstance(app.screen, DoneScreen), settle=0.3)
         commands = [row.command for row in app.screen.query(CommandRow)]
         assert activate_lines()[-1] in commands and wizard_lines("kernel install")[-1] in commands, commands
         assert wizard_lines("module install")[-1] in commands, commands
+        await read_when_shown(pilot, DoneScreen, "Copy the command")  # the footer is painted after the rows (-n 2)
         assert "Copy the command" in " ".join(screen_rows(app))  # the footer offers ^y
         await pilot.press("ctrl+y")
         await pilot.pause()

@@ -23,7 +23,6 @@ async def test_k_says_there_is_no_jupyter_server_here(tiny, tmp_path, monkeypatc
     (tmp_path / "bin").mkdir()
     monkeypatch.setenv("PATH", f"{tmp_path / 'bin'}:/usr/bin:/bin")
     monkeypatch.setenv("JUPYTER_DATA_DIR", str(tmp_path / "jupyter"))
-
     # a local assets folder: no host asked
     app = StyledDoneApp(str(tmp_path), install_result(ok=True, recipe="tiny-k", env=env, log="/l"))
     async with app.run_test(size=SIZE) as pilot:

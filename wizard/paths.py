@@ -12,7 +12,7 @@ import re
 import stat
 import sys
 import time
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from pathlib import Path
 
 from wizard import venv_config
@@ -180,17 +180,33 @@ def process_relative(path: str | os.PathLike[str]) -> str | None:
     return None
 
 
-def _proc_devices() -> set[int]:
-    """The device numbers of every proc file system mounted here (/proc, and any other mount of one)."""
+#: `_proc_devices`' answer, found once a process (as `program_command`'s `_PROGRAMS`): keyed by the reader of the
+#: mount table, so a test (or a caller) that puts another `_mount_table` in its place gets a fresh answer, never the
+#: last one's. Why: every `process_relative` (each interpreter a search probes) read /proc/self/mounts again.
+_PROC_DEVICES: dict[object, frozenset[int]] = {}
+
+
+def _proc_devices() -> frozenset[int]:
+    """The device numbers of every proc file system mounted here (/proc, and any other mount of one); read once a
+    process (`_PROC_DEVICES`)."""
+    reader = _mount_table
+    known = _PROC_DEVICES.get(reader)
+    if known is None:
+        _PROC_DEVICES[reader] = known = _find_proc_devices(reader)
+    return known
+
+
+def _find_proc_devices(reader: Callable[[], list[tuple[str, str]] | None]) -> frozenset[int]:
+    """`_proc_devices`, found afresh from the mount table `reader` returns."""
     devices: set[int] = set()
-    table = _mount_table()
+    table = reader()
     points = ["/proc"] if table is None else [point for point, kind in table if kind == "proc"]
     for point in points:
         try:
             devices.add(os.stat(point).st_dev)
         except OSError:
             continue
-    return devices
+    return frozenset(devices)
 
 
 def write_block_words(folder: Path) -> str | None:

@@ -9,7 +9,16 @@ from __future__ import annotations
 from pathlib import Path
 
 from tests.fixtures.cli import run_inproc
-from tests.fixtures.pilot import SIZE, facts_shown, screen_text, until, wait_for
+from tests.fixtures.pilot import (
+    SIZE,
+    HistoryHost,
+    diagnose_from_history,
+    facts_shown,
+    read_when_shown,
+    screen_text,
+    until,
+    wait_for,
+)
 from wizard.tui.app import WizardApp
 from wizard.tui.screens.diagnose import WIDTH, DiagnoseScreen
 from wizard.tui.screens.history import HistoryScreen
@@ -29,7 +38,7 @@ async def test_d_on_the_machine_screen_diagnoses_a_log_file_as_the_cli_does(gpu_
     async with app.run_test(size=SIZE) as pilot:
         await facts_shown(pilot)
         # the footer names the key (drawn after the facts: waited for, as a loaded CI machine drew it late)
-        await until(pilot, lambda: "d Diagnose a log" in screen_text(app), timeout=30)
+        await read_when_shown(pilot, None, "d Diagnose a log", timeout=30, settle=0)
         await pilot.press("d")
         await wait_for(pilot, lambda: isinstance(app.screen, DiagnoseScreen))
         screen = app.screen
@@ -63,16 +72,10 @@ async def test_d_on_the_machine_screen_diagnoses_a_log_file_as_the_cli_does(gpu_
 
 
 async def test_d_on_history_opens_the_same_screen(isolated_state):
-    from textual.app import App
-
-    class _HistoryHost(App):
-        def on_mount(self) -> None:
-            self.push_screen(HistoryScreen())
-
-    app = _HistoryHost()
+    app = HistoryHost()
     async with app.run_test(size=SIZE) as pilot:
         await until(pilot, lambda: isinstance(app.screen, HistoryScreen), settle=0.2)
-        await until(pilot, lambda: "d Diagnose a log" in screen_text(app), timeout=30)
+        await read_when_shown(pilot, HistoryScreen, "d Diagnose a log", timeout=30, settle=0)
         await pilot.press("d")
         await until(pilot, lambda: isinstance(app.screen, DiagnoseScreen), settle=0.1)
 
@@ -80,8 +83,6 @@ async def test_d_on_history_opens_the_same_screen(isolated_state):
 async def test_d_on_history_reads_the_highlighted_entrys_log(isolated_state, tmp_path):
     """Walk 33 #10: "(in the app: History, d)" opened an empty path box (`/path/to/failed-run.log`), and the ~60-
     character log path had to be typed from another screen. d now fills in the highlighted entry's log and reads it."""
-    from textual.app import App
-
     from tests.fixtures.state import save_entries
     from wizard.history.store import Entry
 
@@ -90,16 +91,9 @@ async def test_d_on_history_reads_the_highlighted_entrys_log(isolated_state, tmp
     save_entries([Entry(id="20261129-004501-9d5f", kind="install", recipe="jax0.4.23-cpu", env="/e", status="failed",
                         started="2026-11-29T00:45:01+00:00", log=str(log))])
 
-    class _HistoryHost(App):
-        def on_mount(self) -> None:
-            self.push_screen(HistoryScreen())
-
-    app = _HistoryHost()
+    app = HistoryHost()
     async with app.run_test(size=SIZE) as pilot:
-        await until(pilot, lambda: isinstance(app.screen, HistoryScreen) and app.screen.entries, settle=0.2)
-        await pilot.press("d")
-        await until(pilot, lambda: isinstance(app.screen, DiagnoseScreen), settle=0.1)
-        screen = app.screen
+        screen = await diagnose_from_history(pilot, app)
         assert screen.query_one("#log-path").value == str(log)
         await _diagnosed(pilot, screen)
         assert " ".join(screen.lines[:2]).startswith(f"Found 1 problem in {log}"), screen.lines

@@ -6,9 +6,7 @@ Real parts: the real Done screen and its summary, the core's activate/kernel/mod
 
 from __future__ import annotations
 
-from textual.app import App
-
-from tests.fixtures.pilot import SIZE, screen_rows, until
+from tests.fixtures.pilot import SIZE, StyledDoneApp, read_when_shown, until
 from tests.fixtures.results import install_result
 from wizard.after.next_steps import activate_lines, wizard_lines
 from wizard.tui.screens.done import DoneScreen
@@ -25,25 +23,15 @@ def test_a_command_line_laid_out_as_a_row_reads_back_whole():
 async def test_ctrl_y_on_done_copies_the_activate_command(isolated_state, tmp_path):
     env = tmp_path / "envs" / "jax0.4.23-cpu-1"
     env.mkdir(parents=True)
-
-    class _App(App):
-        CSS_PATH = "../../wizard/tui/app.tcss"
-
-        def __init__(self) -> None:
-            super().__init__()
-            self.assets, self.assets_reach = str(tmp_path), None  # a local folder: no host asked
-
-        def on_mount(self) -> None:
-            self.push_screen(DoneScreen(install_result(ok=True, env=str(env), log="/l")))
-
-    app = _App()
+    app = StyledDoneApp(str(tmp_path), install_result(ok=True, env=str(env), log="/l"))  # local: no host asked
     async with app.run_test(size=SIZE) as pilot:
         await until(pilot, lambda: isinstance(app.screen, DoneScreen), settle=0.3)
         commands = [row.command for row in app.screen.query(CommandRow)]
         assert activate_lines()[-1] in commands and wizard_lines("kernel install")[-1] in commands, commands
         assert wizard_lines("module install")[-1] in commands, commands
-        # the footer offers ^y (read once painted: the footer is composed again when the keys change)
-        await until(pilot, lambda: "Copy the command" in " ".join(screen_rows(app)), timeout=60)
+        # the footer offers ^y: read once painted, and only then (it is composed again when the keys change, so a
+        # second read can catch it empty)
+        await read_when_shown(pilot, DoneScreen, "Copy the command", timeout=60)
         await pilot.press("ctrl+y")
         await pilot.pause()
         assert app.clipboard == activate_lines()[-1]

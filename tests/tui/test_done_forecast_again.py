@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from textual.screen import Screen
 
-from tests.fixtures.pilot import SIZE, DoneApp, screen_text, until
+from tests.fixtures.pilot import SIZE, DoneApp, read_when_shown, screen_text, until
 from tests.fixtures.results import install_result
 from wizard.tui.screens.done import DoneScreen, summary_text
 
@@ -35,8 +35,7 @@ async def test_the_done_screen_and_its_footer_say_forecast_again_once_one_ran(is
         app.pop_screen()
         await until(pilot, lambda: app.screen is done, settle=0.1)
         # The screen repaints after it is back on top: read it once it has (CI run 46 read it first, under load).
-        await until(pilot, lambda: "Forecast again" in screen_text(app), timeout=60, settle=0.1)
-        text = " ".join(screen_text(app).split())
+        text = " ".join((await read_when_shown(pilot, DoneScreen, "Forecast again", timeout=60)).split())
         assert "Forecast again: press f. The last one wrote: /s/forecasts/graphcast-1.nc" in text, text
         assert "First forecast" not in text, text
         assert done.check_action("forecast_again", ()) and not done.check_action("forecast", ())

@@ -4,9 +4,7 @@ by uv from a local wheelhouse; the kernel written into a JUPYTER_DATA_DIR of the
 
 from __future__ import annotations
 
-from textual.app import App
-
-from tests.fixtures.pilot import SIZE, until
+from tests.fixtures.pilot import SIZE, StyledDoneApp, until
 from tests.fixtures.results import install_result
 from wizard.tui.screens.confirm import ConfirmScreen
 from wizard.tui.screens.done import DoneScreen
@@ -25,18 +23,8 @@ async def test_k_says_there_is_no_jupyter_server_here(tiny, tmp_path, monkeypatc
     (tmp_path / "bin").mkdir()
     monkeypatch.setenv("PATH", f"{tmp_path / 'bin'}:/usr/bin:/bin")
     monkeypatch.setenv("JUPYTER_DATA_DIR", str(tmp_path / "jupyter"))
-
-    class _App(App):
-        CSS_PATH = "../../wizard/tui/app.tcss"
-
-        def __init__(self) -> None:
-            super().__init__()
-            self.assets, self.assets_reach = str(tmp_path), None  # a local folder: no host asked
-
-        def on_mount(self) -> None:
-            self.push_screen(DoneScreen(install_result(ok=True, recipe="tiny-k", env=env, log="/l")))
-
-    app = _App()
+    # a local assets folder: no host asked
+    app = StyledDoneApp(str(tmp_path), install_result(ok=True, recipe="tiny-k", env=env, log="/l"))
     async with app.run_test(size=SIZE) as pilot:
         await until(pilot, lambda: isinstance(app.screen, DoneScreen), settle=0.2)
         done = app.screen

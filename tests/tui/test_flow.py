@@ -12,6 +12,7 @@ from tests.fixtures.pilot import (
     app_whose_check_hangs,
     choose,
     facts_shown,
+    read_when_shown,
     screen_text,
     stop_question_during_check,
     tiny_app,
@@ -34,6 +35,7 @@ from wizard.tui.screens.prompt import PromptScreen
 from wizard.tui.screens.recipe import RecipeScreen
 from wizard.tui.screens.rollback import RollbackScreen
 from wizard.tui.screens.verify import VerifyScreen
+from wizard.tui.widgets.commands import CommandRow
 
 
 async def test_machine_recipe_plan_and_back(gpu_server):
@@ -70,7 +72,10 @@ async def test_whole_flow_with_a_real_install_of_local_wheels(gpu_server, tiny):
         await wait_for(pilot, lambda: isinstance(app.screen, (InstallScreen, DoneScreen)))
         await wait_for(pilot, lambda: isinstance(app.screen, DoneScreen), timeout=120)
         assert app.install_result.ok, app.install_result
-        assert ' activate)"' in screen_text(app)  # the absolute gc-wizard when PATH lacks it
+        # the activate line, whole in its row (a long one scrolls sideways: its end can be off screen), with the
+        # absolute gc-wizard when PATH lacks it
+        commands = [row.command for row in app.screen.query(CommandRow)]
+        assert any(command.startswith('eval "$(') and command.endswith(' activate)"') for command in commands), commands
         assert app.install_screen.live_log.lines_written > 0
         assert all(state == "done" for state in app.install_screen.step_list.state.values())
     (entry,) = tiny.history()
@@ -275,8 +280,8 @@ async def test_rollback_from_history_runs_live_and_finishes_with_its_result(gpu_
         assert screen.step_list.state["sync-offline"] == "done"
         shown = "\n".join(line for line in screen.live_log.query_one("#log").lines)
         assert "+ pkg-a==1.0" in shown  # uv's own line, live
-        await wait_for(pilot, lambda: "Back to History" in screen_text(app))  # drawn, not just set
-        assert "Rolled back (rebuilt from its frozen package set)" in screen_text(app)
+        shown = await read_when_shown(pilot, type(screen), "Back to History")  # drawn, not just set
+        assert "Rolled back (rebuilt from its frozen package set)" in shown
         await pilot.press("enter")
         await wait_for(pilot, lambda: isinstance(app.screen, HistoryScreen)
                        and any(e.current and e.id == a["entry_id"] for e in app.screen.entries))
@@ -412,8 +417,7 @@ async def test_report_preview_is_redacted_and_saved(gpu_server, tmp_path):
         assert "GPU-8932f937" not in report  # the stand-in GPU's UUID is redacted
         # drawn as Markdown: headings and lists, not the file's `## ` and `|---|` (walk 19 #14); its tables as lists,
         # which read at 80 columns (walk 21 #9), while the saved file keeps them
-        await wait_for(pilot, lambda: "Summary" in screen_text(app))
-        shown = screen_text(app)
+        shown = await read_when_shown(pilot, ReportScreen, "Summary")
         assert "## Summary" not in shown and "|---|" not in shown and "│" not in shown and "•" in shown
         assert "|---|" in report
         await pilot.press("s")

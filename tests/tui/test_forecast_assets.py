@@ -5,7 +5,7 @@ folder first (checked as `forecast --assets` checks it), and a failed forecast's
 from __future__ import annotations
 
 from tests.fixtures.cli import bare_program
-from tests.fixtures.pilot import SIZE, DoneApp, screen_text, until
+from tests.fixtures.pilot import SIZE, DoneApp, read_when_shown, screen_text, until
 from wizard.after import assets
 from wizard.after.forecast import ForecastResult
 from wizard.tui.screens.assets import AssetsPromptScreen
@@ -100,7 +100,7 @@ async def test_a_failed_forecast_takes_a_folder_and_runs_again(isolated_state, t
         app.push_screen(screen)
         await until(pilot, lambda: screen.ended, settle=0.2)
         # drawn a frame or more after `ended` (a loaded machine): wait for the words, not a fixed pause
-        await until(pilot, lambda: "Press a to give a folder" in " ".join(screen_text(app).split()))
+        await read_when_shown(pilot, ForecastScreen, "Press a to give a folder")
         assert "assets" in _keys(app)
         folder = _files(tmp_path / "assets")
         await pilot.press("a")
@@ -172,8 +172,8 @@ async def test_the_forecast_screen_says_which_model_ran_and_what_next(isolated_s
         await until(pilot, lambda: isinstance(app.screen, DoneScreen))
         app.push_screen(screen)
         await until(pilot, lambda: screen.ended, settle=0.2)
-        await until(pilot, lambda: "GraphCast_tiny, a test model" in " ".join(screen_text(app).split()))  # drawn
-        shown = " ".join(screen_text(app).split())  # on the first screen, beside the result
+        shown = " ".join((await read_when_shown(pilot, ForecastScreen, "GraphCast_tiny, a test model")).split())
+        # ...on the first screen, beside the result
         assert "The source has no GraphCast_small; used the only model there (GraphCast_tiny, a test model at 10°)." \
             in shown, shown
         outcome = " ".join(str(screen.query_one("#outcome").render()).split())  # scrolled to, below the output path

@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 from textual.app import App
 
-from tests.fixtures.pilot import SIZE, screen_text, until, wait_for
+from tests.fixtures.pilot import SIZE, read_when_shown, screen_text, until, wait_for
 from tests.fixtures.results import install_result
 from wizard.tui.screens.done import DoneScreen
 from wizard.tui.screens.forecast import ForecastScreen
@@ -40,15 +40,14 @@ async def test_f_on_the_done_screen_runs_the_forecast_and_shows_its_figures(fore
         await wait_for(pilot, lambda: screen.ended, timeout=180)
         # the outcome's lines are drawn a frame or more after `ended` is set: on a loaded machine every stage showed
         # ✓ with the figures not yet on screen (CI run 40's clone)
-        await until(pilot, lambda: "every value finite" in screen_text(app), timeout=60)
-        text = screen_text(app)
+        text = await read_when_shown(pilot, ForecastScreen, "every value finite", timeout=60)
         assert "GraphCast forecasts here" in text and "every value finite" in text, text
         assert "✓ Compile and roll out" in text
         await pilot.press("escape")
         await until(pilot, lambda: app.screen is done)
         output = app.forecast_outputs[str(forecast_env)]
-        await wait_for(pilot, lambda: "Forecast again: press f" in screen_text(app))  # walk 25 #8
-        assert output and output in "".join(screen_text(app).split())  # on its own line, however it is folded
+        text = await read_when_shown(pilot, DoneScreen, "Forecast again: press f")  # walk 25 #8
+        assert output and output in "".join(text.split())  # on its own line, however it is folded
 
 
 async def test_ctrl_c_stops_a_running_forecast(forecast_env, forecast_assets):

@@ -3,7 +3,7 @@ Plan screen's alternative source — with the real app on stand-in GPU servers."
 
 from __future__ import annotations
 
-from tests.fixtures.pilot import SIZE, screen_rows, until
+from tests.fixtures.pilot import SIZE, read_when_shown, screen_rows, until
 from wizard.tui.app import WizardApp
 from wizard.tui.screens.machine import MachineScreen
 from wizard.tui.screens.plan import PlanScreen
@@ -63,7 +63,7 @@ async def test_plan_screen_offers_the_pypi_plugin_for_the_old_cuda12_stack(gpu_s
         assert "storage.googleapis.com" in plan and "--alternative pypi-plugin" in plan
         # the footer wraps onto two rows here; read once it has painted (under -n 4 it was read blank), and only
         # then: the footer is composed again when the screen's keys change, and a second read can catch it empty
-        await until(pilot, lambda: " a Alt src" in " ".join(screen_rows(app)[-2:]), timeout=60)
+        await read_when_shown(pilot, PlanScreen, "a Alt src", timeout=60)
         await pilot.press("a")
         await until(pilot, lambda: app.screen.options.alternative == "pypi-plugin" and app.screen.plan is not None
                      and "jax-cuda12-plugin==0.4.23" in app.screen.plan.recipe.requirements)

@@ -7,7 +7,7 @@ from __future__ import annotations
 from textual.app import App
 from textual.containers import VerticalScroll
 
-from tests.fixtures.pilot import SIZE, screen_rows, screen_text, until
+from tests.fixtures.pilot import SIZE, read_when_shown, screen_rows, screen_text, until
 from tests.fixtures.state import save_entries
 from wizard import paths
 from wizard.history.store import Entry, VerifySummary, load_history
@@ -39,7 +39,7 @@ async def test_a_long_detail_says_what_is_below_and_scrolls_to_its_end(isolated_
     async with app.run_test(size=SIZE) as pilot:
         screen = app.screen
         # The detail's first row: how far down the rest reaches depends on the test's own path length.
-        await until(pilot, lambda: "jax0.4.23-cpu · cancelled · started" in screen_text(app), settle=0.2)
+        await read_when_shown(pilot, HistoryScreen, "jax0.4.23-cpu · cancelled · started", settle=0.2)
         pane = screen.query_one("#history-pane", VerticalScroll)
         assert pane.max_scroll_y > 0, "\n".join(screen_rows(app))  # the detail is longer than its half of the screen here
         await until(pilot, lambda: f"↓ {round(pane.max_scroll_y)} more line" in screen_text(app))

@@ -14,12 +14,10 @@ from pathlib import Path
 from textual.app import App
 
 import wizard
-from tests.fixtures.pilot import SIZE, until
+from tests.fixtures.pilot import SIZE, HistoryHost, diagnose_from_history, until
 from tests.fixtures.state import save_entries
 from tests.fixtures.tmux import tmux_run, wizard_env
 from wizard.history.store import Entry
-from wizard.tui.screens.diagnose import DiagnoseScreen
-from wizard.tui.screens.history import HistoryScreen
 from wizard.tui.screens.prompt import PromptScreen
 
 FORGED = "x\x1b]2;PWNED-TITLE\x07\x1b[5mblink\x9b31m\r\nrow.log"
@@ -37,16 +35,10 @@ def _forged_entry(log: str) -> Entry:
 async def test_a_forged_log_reaches_the_diagnose_box_cleaned(isolated_state, tmp_path):
     save_entries([_forged_entry(str(tmp_path / FORGED))])
 
-    class _HistoryHost(App):
-        def on_mount(self) -> None:
-            self.push_screen(HistoryScreen())
-
-    app = _HistoryHost()
+    app = HistoryHost()
     async with app.run_test(size=SIZE) as pilot:
-        await until(pilot, lambda: isinstance(app.screen, HistoryScreen) and app.screen.entries, settle=0.2)
-        await pilot.press("d")
-        await until(pilot, lambda: isinstance(app.screen, DiagnoseScreen), settle=0.1)
-        value = app.screen.query_one("#log-path").value
+        screen = await diagnose_from_history(pilot, app)
+        value = screen.query_one("#log-path").value
         assert _clean(value), repr(value)
         assert "\\u001b]2;PWNED-TITLE\\u0007" in value and value.startswith(str(tmp_path))  # shown, as text
 

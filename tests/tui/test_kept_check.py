@@ -13,6 +13,7 @@ from pathlib import Path
 from tests.fixtures.pilot import (
     SIZE,
     app_whose_check_hangs,
+    read_when_shown,
     screen_text,
     stop_question_during_check,
     wait_for,
@@ -68,8 +69,7 @@ async def test_ctrl_c_stops_the_kept_envs_check_and_keeps_it(gpu_server, tiny):
     async with app.run_test(size=SIZE) as pilot:
         result = await _kept_on_the_not_done_screen(pilot, app)
         await pilot.press("c")
-        await wait_for(pilot, lambda: isinstance(app.screen, KeptCheckScreen))
-        await wait_for(pilot, lambda: "running" in screen_text(app), timeout=60)
+        await read_when_shown(pilot, KeptCheckScreen, "running", timeout=60)
         await pilot.press("ctrl+c")
         await wait_for(pilot, lambda: isinstance(app.screen, KeptCheckScreen) and app.screen.done, timeout=60)
         assert app.screen.result is not None and app.screen.result.cancelled

@@ -123,7 +123,8 @@ async def _plan_footer(size: tuple[int, int], recipe_id: str) -> tuple[list[str]
     async with app.run_test(size=size) as pilot:
         await until(pilot, lambda: isinstance(app.screen, MachineScreen) and app.screen.facts is not None, settle=0.2)
         await pilot.press("enter")
-        await until(pilot, lambda: isinstance(app.screen, RecipeScreen), settle=0.2)
+        await until(pilot, lambda: isinstance(app.screen, RecipeScreen) and bool(app.screen.query("OptionList")),
+                    settle=0.2)
         app.screen.query_one("OptionList").highlighted = app.screen.index_of(recipe_id)
         await pilot.press("enter")
         await until(pilot, lambda: isinstance(app.screen, PlanScreen) and app.screen.plan is not None, settle=0.2)
@@ -133,7 +134,7 @@ async def _plan_footer(size: tuple[int, int], recipe_id: str) -> tuple[list[str]
         while True:
             rows = screen_rows(app)[: size[1]]  # (it lays out 24 rows)
             missing = [d for d in offered if d not in " ".join(rows[-2:])]
-            if not missing:
+            if not missing and any("Into a new environment" in row for row in rows):  # the body painted too
                 return rows, offered
             assert loop.time() < deadline, (size, recipe_id, missing, rows[-2:])
             await pilot.pause(0.05)

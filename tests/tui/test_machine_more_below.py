@@ -9,8 +9,9 @@ from __future__ import annotations
 
 from textual.containers import VerticalScroll
 
-from tests.fixtures.pilot import facts_shown, screen_text, until
+from tests.fixtures.pilot import facts_shown, read_when_shown, screen_text, until
 from wizard.tui.app import WizardApp
+from wizard.tui.screens.machine import MachineScreen
 
 
 def _more_line_hidden(app) -> bool:
@@ -23,9 +24,9 @@ async def test_a_line_says_how_many_facts_are_below_until_they_are_scrolled_to(g
     app = WizardApp()
     async with app.run_test(size=(80, 20)) as pilot:
         await facts_shown(pilot)
-        await until(pilot, lambda: "more line" in screen_text(app))
-        assert "of facts below: PgDn or ↓ scrolls" in screen_text(app)
-        assert "Host RAM" not in screen_text(app)
+        shown = await read_when_shown(pilot, MachineScreen, "more line", settle=0)
+        assert "of facts below: PgDn or ↓ scrolls" in shown
+        assert "Host RAM" not in shown
         pane = app.screen.query_one("#facts-pane", VerticalScroll)
         for _ in range(20):  # to the end of the facts, however many pages that takes here
             if pane.scroll_y >= pane.max_scroll_y:

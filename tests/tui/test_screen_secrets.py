@@ -11,7 +11,7 @@ from pathlib import Path
 
 from textual.widgets import Input
 
-from tests.fixtures.pilot import screen_text, tiny_app, wait_for
+from tests.fixtures.pilot import read_when_shown, screen_text, tiny_app, wait_for
 from wizard.install.options import InstallOptions
 from wizard.recipes.loader import get_recipe
 from wizard.tui.screens.confirm import ConfirmScreen
@@ -81,12 +81,11 @@ async def test_history_screen_and_dialogs_mask_what_the_state_and_installers_say
     async with app.run_test(size=(80, 24)) as pilot:
         await wait_for(pilot, lambda: isinstance(app.screen, MachineScreen) and app.screen.facts is not None)
         app.push_screen(HistoryScreen())
-        await wait_for(pilot, lambda: "uv said" in screen_text(app))
-        shown = screen_text(app)
+        shown = await read_when_shown(pilot, HistoryScreen, "uv said")
         assert PASSWORD not in shown and SIGNATURE not in shown, shown
         app.push_screen(ConfirmScreen(f"The installer asks: Token for https://me:{PASSWORD}@idx/ ({TOKEN})?"))
-        await wait_for(pilot, lambda: "The installer asks" in screen_text(app))
-        assert PASSWORD not in screen_text(app) and TOKEN not in screen_text(app)
+        shown = await read_when_shown(pilot, ConfirmScreen, "The installer asks")
+        assert PASSWORD not in shown and TOKEN not in shown
 
 
 async def test_history_screen_masks_a_login_after_a_colour_code(tiny, isolated_state):
@@ -101,8 +100,7 @@ async def test_history_screen_masks_a_login_after_a_colour_code(tiny, isolated_s
     async with app.run_test(size=(80, 24)) as pilot:
         await wait_for(pilot, lambda: isinstance(app.screen, MachineScreen) and app.screen.facts is not None)
         app.push_screen(HistoryScreen())
-        await wait_for(pilot, lambda: "uv said" in screen_text(app))
-        shown = screen_text(app)
+        shown = await read_when_shown(pilot, HistoryScreen, "uv said")
         assert "x.example" in shown and PASSWORD not in shown, shown
 
 

@@ -5,7 +5,7 @@ keys' tooltips do: not a line to paste.)"""
 
 from __future__ import annotations
 
-from tests.fixtures.pilot import SIZE, ScreenHost, screen_text, until
+from tests.fixtures.pilot import SIZE, ScreenHost, read_when_shown
 from wizard import paths
 from wizard.tui.screens.diagnose import DiagnoseScreen
 from wizard.tui.widgets.commands import ShownCommands
@@ -16,7 +16,7 @@ async def test_the_diagnose_screen_and_the_command_texts_name_the_program_as_the
     screen = DiagnoseScreen()
     app = ScreenHost(screen)
     async with app.run_test(size=SIZE) as pilot:
-        await until(pilot, lambda: "A log file's path" in screen_text(app), settle=0.1)
+        await read_when_shown(pilot, DiagnoseScreen, "A log file's path")
         shown = screen.query_one("#diagnosis", ShownCommands)
         shown.update("  Fix: run `gc-wizard history`, then\n`gc-wizard install jax0.4.23-cpu --graphcast-src DIR`")
         await pilot.pause()

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import asyncio
 
-from tests.fixtures.pilot import SIZE, screen_rows
+from tests.fixtures.pilot import SIZE, read_when_shown, screen_rows
 from wizard.tui.app import WizardApp
 from wizard.tui.screens.machine import MachineScreen
 from wizard.tui.screens.recipe import RecipeScreen
@@ -23,7 +23,8 @@ async def _facts(pilot) -> None:
     while not (isinstance(app.screen, MachineScreen) and app.screen.facts is not None):
         assert asyncio.get_running_loop().time() < deadline, "detection never finished"
         await pilot.pause(0.05)
-    await pilot.pause(0.3)
+    # ...and painted, footer included (a fixed pause read the footer blank under load: tests/tui at -n 4)
+    await read_when_shown(pilot, MachineScreen, ["Press Enter to choose a recipe", "Quit"], timeout=60, settle=0.3)
 
 
 async def _to_recipes(pilot) -> None:

@@ -10,7 +10,15 @@ from pathlib import Path
 
 from textual.app import App
 
-from tests.fixtures.pilot import SIZE, ScreenHost, facts_shown, screen_rows, shown_rows, until
+from tests.fixtures.pilot import (
+    SIZE,
+    ScreenHost,
+    facts_shown,
+    read_when_shown,
+    screen_rows,
+    shown_rows,
+    until,
+)
 from wizard.flows.diagnosis import diagnose_file
 from wizard.tui.app import WizardApp
 from wizard.tui.screens.confirm import ConfirmScreen
@@ -39,7 +47,7 @@ async def test_an_evidence_line_goes_on_under_its_quoted_text(isolated_state):
         await until(pilot, lambda: screen.lines is not None, timeout=60, settle=0.3)
         # The findings are painted after `lines` is set: read the rows once the first evidence line is on them (CI
         # run 46 read the screen before, under load, and found the paste box still there).
-        await until(pilot, lambda: bool(shown_rows(screen_rows(app), f"> {evidence[0]}")), timeout=60, settle=0.1)
+        await read_when_shown(pilot, "#diagnosis", f"> {evidence[0]}", timeout=60)
         rows = screen_rows(app)
     for line in evidence:
         shown = shown_rows(rows, f"> {line}")

@@ -117,11 +117,14 @@ def _clean_env() -> dict[str, str]:
     return with_absolute_paths(python_child_env())
 
 
-def probe_python(executable: str, source: str, *, timeout: float = 10.0) -> PythonChoice | None:
+def probe_python(executable: str, source: str, *, timeout: float = 10.0,
+                 proc_checked: bool = False) -> PythonChoice | None:
     """Run the interpreter to learn its version; None when it does not run or answer sensibly, or when its path
     means another file to each process that opens it (`paths.process_relative`: a PATH folder under /proc/self):
-    the steps that are handed it would run another program than the one asked."""
-    if "/" in executable and process_relative(executable):
+    the steps that are handed it would run another program than the one asked.
+    `proc_checked`: the caller has already refused such a path (`refuse_process_relative`, a --python PATH), so the
+    links on its way are not walked a second time for the same value."""
+    if not proc_checked and "/" in executable and process_relative(executable):
         if source == "given":
             refuse_process_relative(f"--python {executable}", executable)
         return None
@@ -417,7 +420,7 @@ def requested_python(recipe: Recipe, request: str, *, allow_download: bool = Fal
         refuse_process_relative(f"--python {text}", str(path))
         refuse_swappable_python(f"--python {text}", path, "the interpreter",
                                 way_out="give an interpreter only you can change", untouched="it was not run")
-        choice = probe_python(str(path), "given")
+        choice = probe_python(str(path), "given", proc_checked=True)  # the check just above, not a second walk
         if choice is None:
             raise UserError(f"--python {text}: not a Python interpreter that runs.")
         if not fits(spec, choice.version):

@@ -61,3 +61,18 @@ def test_a_relative_path_is_absolute_for_every_step(tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
     choice = pythons.requested_python(_recipe(), "./py")
     assert choice.executable == str(tmp_path / "py") and choice.source == "given"
+
+
+def test_a_given_path_is_walked_for_proc_once(monkeypatch):
+    """Review leftover: `requested_python` refused a path through proc, then `probe_python` walked the same value's
+    links again; the checked value is now passed on (`proc_checked`), so one command walks it once."""
+    walked: list[str] = []
+    real = pythons.process_relative
+
+    def counting(path):
+        walked.append(str(path))
+        return real(path)
+
+    monkeypatch.setattr(pythons, "process_relative", counting)
+    choice = pythons.requested_python(_recipe(), sys.executable)
+    assert walked.count(choice.executable) == 1, walked

@@ -187,7 +187,10 @@ class RecipeScreen(Screen):
         """The group heading right above the highlighted recipe kept in view with it: Home highlighted the first
         recipe and scrolled its `── GraphCast v0.1.1 …` heading out of view (walk 33 #7); a list of several
         versions does the same at each group's first recipe on ↑."""
-        option_list = self.query_one(OptionList)
+        found = self.query(OptionList)  # after a refresh: the screen may be leaving by then (ctrl+q), its list gone
+        if not found:
+            return
+        option_list = found.first()
         if option_list.highlighted != index or not 0 < index < len(self.rows) or self.rows[index - 1] is not None:
             return
         if index - 1 == 0:

@@ -51,6 +51,13 @@ def _remembered() -> str | None:
     return remembered_assets()
 
 
+def _use_heads(env: str | None) -> tuple[str, str]:
+    # Deferred for start-up time: it reads the user's Jupyter and module folders (`flows.next_lines`).
+    from wizard.flows.next_lines import use_heads
+
+    return use_heads(env)
+
+
 def kept_to_check(result: InstallResult) -> bool:
     """A new environment kept unchecked after its check was stopped ("Stop, keep it unchecked"), still on disk: the
     Not-done screen's c checks it (walk 26 #9)."""
@@ -105,6 +112,7 @@ def summary_text(result: InstallResult, current_env: str | None = None, unreacha
     # they said the kernel "now runs" this install's env after it had followed the rollback (walk 27 #8).
     rolled = bool(current_env and current_env != result.env)
     moved = [*after_rollback_lines(current_env, result.env, wizard_command()), ""] if rolled else []
+    kernel_head, module_head = _use_heads(current_env if rolled else result.env)  # what k and m act on
     return "\n".join([
         *moved,
         f"{'Verified' if verified else 'Installed'}: {result.recipe}"
@@ -116,10 +124,10 @@ def summary_text(result: InstallResult, current_env: str | None = None, unreacha
         "Use it in a shell, also a new one (old CUDA/cuDNN folders are dropped from LD_LIBRARY_PATH):",
         *(command_row(line) for line in activate_lines()),
         "",
-        "Use it in Jupyter: press k to register it as a kernel, or run:",
+        kernel_head,
         *(command_row(line) for line in wizard_lines("kernel install")),
         "",
-        "Use it with Lmod: press m to write a module file, or run:",
+        module_head,
         *(command_row(line) for line in wizard_lines("module install")),
         "then, in any shell:",
         *(command_row(line) for line in use_lines(result.recipe)),
@@ -396,5 +404,7 @@ class DoneScreen(CopiesCommands, Screen[str]):
 
     def on_after_install_done(self, message: AfterInstallDone) -> None:
         self.notify(message.toast, severity=message.severity, timeout=message.seconds)
+        if self.result.ok:  # k or m just wrote its file: the words over its command say so now (walk 39 #4)
+            self.query_one("#summary", ShownCommands).update(self._summary())
         if message.note is not None:
             self.show_note(message.note)

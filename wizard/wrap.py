@@ -72,14 +72,18 @@ def _row(rest: str, word: str, width: int, tilde: bool = False) -> str:
     any row, or for the row under `rest`, is spelled with ~ for it, so it fits where it can (walk 28 #18: the app cut `…/envs/jax0.4.23-cpu-20` /
     `261128-193636`); the CLI keeps paths as they are, for scripts (a terminal wraps a long one without cutting it)."""
     if tilde and len(rest) + len(word) > width:
-        home = os.environ.get("HOME", "").rstrip("/")
-        if len(home) > 1 and word.startswith(home + "/"):
-            short = "~" + word[len(home):]
-            # Spelled with ~ where that keeps it under `rest`, in line with the rows around it (walk 38 #6: History's
-            # `stopped:` rows went on at 9 spaces, then 10), or where nothing else fits a row.
-            if len(rest) + len(short) <= width or len(word) > width:
-                word = short
+        short = _home_spelled(word)
+        # Spelled with ~ where that keeps it under `rest`, in line with the rows around it (walk 38 #6: History's
+        # `stopped:` rows went on at 9 spaces, then 10), or where nothing else fits a row.
+        if short and (len(rest) + len(short) <= width or len(word) > width):
+            word = short
     return rest[:max(0, width - len(word))] + word
+
+
+def _home_spelled(word: str) -> str | None:
+    """`word` with ~ for the home folder it starts in, else None."""
+    home = os.environ.get("HOME", "").rstrip("/")
+    return "~" + word[len(home):] if len(home) > 1 and word.startswith(home + "/") else None
 
 
 def hang(line: str, width: int | None = None) -> str:
@@ -115,8 +119,14 @@ def hanging(lines: str | Sequence[str], width: int, *, tilde: bool = False) -> l
             out.append(kept[:cut].rstrip().replace(KEEP, " "))
             out += wrap(kept[cut:], width, under, tilde=tilde)
         elif len(head) > len(mark):  # a label, then a word too long to follow it
+            value = line[len(under):]
+            first = value.split(" ", 1)[0]
+            short = _home_spelled(first) if tilde else None
+            if short and len(head) + len(short) <= width:  # beside its label with ~ (walk 39 #3: `Environment:` alone
+                out += wrap(short + value[len(first):], width, head, under, tilde=tilde)  # on its row, the path below)
+                continue
             out.append(head.rstrip())
-            out += wrap(line[len(under):], width, under, tilde=tilde)
+            out += wrap(value, width, under, tilde=tilde)
         else:
             out += wrap(line[len(under):], width, head, under, tilde=tilde)
     return out

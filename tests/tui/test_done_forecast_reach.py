@@ -17,7 +17,8 @@ def test_the_summary_says_the_host_and_the_way_round_it():
     said = text.index("storage.googleapis.com cannot be reached from here")
     # The way to bring the files (a dozen rows) comes after the ways to use it, which stay on the first screen.
     assert forecast < text.index("Use it in a shell") < said < text.index("Log: /l")
-    assert "\n    .venv/bin/gc-wizard bundle jax0.4.23-cpu --out DIR --with-assets\n" in text  # a line of its own: never wrapped
+    # A command row of its own (walk 39 #3): never wrapped, and ctrl+y copies it.
+    assert "\n    `.venv/bin/gc-wizard bundle jax0.4.23-cpu --out DIR --with-assets`\n" in text
     assert "then copy that folder here and press f to give it." in text and "--assets DIR/assets" not in text
     assert "cannot be reached" not in summary_text(result, None)
     assert "First forecast: press f" in summary_text(result, None)

@@ -134,7 +134,12 @@ def summary_text(result: InstallResult, current_env: str | None = None, unreacha
         "",
         # Below the ways to use it, which stay on the first screen: with the five files named, the way to bring the
         # forecast's files is a dozen rows (walk 22 #5).
-        *([*unreachable_lines(unreachable, result.recipe, then="press f to give it"), ""] if unreachable else []),
+        # Its indented rows, the gathering command and the five file names, each whole on a row that scrolls
+        # sideways, as the commands above (walk 39 #3: a file name with spaces folded onto a row of its own read as
+        # a sixth file); ctrl+y copies the one Tab reaches.
+        *([*(command_row(line.strip()) if line.startswith("    ") else line
+             for line in unreachable_lines(unreachable, result.recipe, then="press f to give it")), ""]
+          if unreachable else []),
         *log_line,
     ])
 

@@ -211,3 +211,42 @@ def command_row(line: str, indent: str = "    ") -> str:
     if line.lstrip().startswith("#") or "`" in line:
         return indent + line
     return f"{indent}`{line}`"
+
+
+#: A row's punctuation right after a command set apart (`commands_apart`): it stays on the command's row.
+_AFTER = re.compile(r"[.,;:)]*")
+
+
+def commands_apart(text: str, programs: Sequence[str] = ("gc-wizard",)) -> str:
+    """`text` with each backquoted command of one of `programs` (`` `gc-wizard remove ID` ``, as the text spells the
+    program) on a row of its own, laid out by `command_row` under the line's indent, and the prose before and after
+    it on rows of their own: a face shows such a row whole and copies it (`lone_command`). A row that is one command
+    already stays as it is.
+
+    Why: walk 39 (w40a, not done) — the Not-done screen said "… not current: `gc-wizard remove ID` deletes it." and
+    "`gc-wizard verify --env DIR` checks it" inside sentences, so ctrl+y had nothing there to copy, while the Done
+    and Diagnose screens copy theirs."""
+    out: list[str] = []
+    for line in text.split("\n"):
+        indent = line[:len(line) - len(line.lstrip(" "))]
+        if lone_command(line) is not None:
+            out.append(line)
+            continue
+        rows, start = [], 0
+        for found in _QUOTED.finditer(line):
+            inner = found.group()[1:-1].strip()
+            if found.start() < start or not any(inner == p or inner.startswith(p + " ") for p in programs if p):
+                continue
+            end = _AFTER.match(line, found.end()).end()
+            before = line[start:found.start()].rstrip()
+            if before.strip():
+                rows.append(before if not rows else indent + before.lstrip())
+            rows.append(command_row(inner, indent + "    ") + line[found.end():end])  # its punctuation kept
+            start = end
+        if not rows:
+            out.append(line)
+            continue
+        rest = line[start:].strip()
+        out += rows + ([indent + rest] if rest else [])
+    return "\n".join(out)
+

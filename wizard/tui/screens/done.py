@@ -29,7 +29,7 @@ from wizard.tui.problems import error_text
 from wizard.tui.widgets.commands import COPY_COMMAND, CommandRow, CopiesCommands, ShownCommands
 from wizard.tui.widgets.footer import WrappingFooter
 from wizard.tui.widgets.shown import Shown
-from wizard.wrap import command_row
+from wizard.wrap import command_row, commands_apart
 
 
 def _without_log_lines(text: str) -> str:
@@ -58,6 +58,13 @@ def _use_heads(env: str | None) -> tuple[str, str]:
     return use_heads(env)
 
 
+def _commands_apart(lines: list[str] | str) -> str:
+    """The Not-done screen's lines (or a key's note) with each `gc-wizard …` they quote on a command row of its own
+    (`wrap.commands_apart`), the program spelled as there (`wizard_command`) or bare: shown whole, and ctrl+y copies
+    it (Tab picks one)."""
+    return commands_apart(lines if isinstance(lines, str) else "\n".join(lines), (wizard_command(), "gc-wizard"))
+
+
 def kept_to_check(result: InstallResult) -> bool:
     """A new environment kept unchecked after its check was stopped ("Stop, keep it unchecked"), still on disk: the
     Not-done screen's c checks it (walk 26 #9)."""
@@ -84,8 +91,8 @@ def summary_text(result: InstallResult, current_env: str | None = None, unreacha
         # Walk 26 #9: the kept env was forgotten while p built a third one; c checks it here and now.
         check = (["Press c to check it now (the check `verify --env` runs, a few minutes), or p to change the plan "
                   "and go again."] if kept_to_check(result) else ["Press p to change the plan and go again."])
-        return "\n".join([f"The {what} was stopped. Nothing half-built was made current.", *undone, untouched, "",
-                          *check, *log_line])
+        return _commands_apart([f"The {what} was stopped. Nothing half-built was made current.", *undone, untouched,
+                                "", *check, *log_line])
     if not result.ok:
         installed = verify is not None and not verify.ok
         head = ("Installed, but the GraphCast check never ran on a node." if installed and not verify.started
@@ -103,7 +110,7 @@ def summary_text(result: InstallResult, current_env: str | None = None, unreacha
         kept = left_words(left_on_disk(own, current_env), wizard_command())
         lines += ["", untouched, *([kept] if kept else []), "Press p to change the plan (another GraphCast source, a wheelhouse, offline) and "
                   "go again.", *node_hint, *log_line]
-        return "\n".join(lines)
+        return _commands_apart(lines)
     verified = verify is not None and verify.ok
     node = verify.node if verify is not None else None
     # A rollback from History (h) since this install made another environment current: say so first, and the
@@ -352,6 +359,7 @@ class DoneScreen(CopiesCommands, Screen[str]):
 
     def show_note(self, text: str) -> None:
         """A key's outcome, kept under the summary (replacing the previous one) and scrolled into view."""
+        text = _commands_apart(text)
         notes = self.query("#notes")
         if notes:
             notes.first(ShownCommands).update(text)

@@ -72,14 +72,18 @@ def _row(rest: str, word: str, width: int, tilde: bool = False) -> str:
     any row, or for the row under `rest`, is spelled with ~ for it, so it fits where it can (walk 28 #18: the app cut `…/envs/jax0.4.23-cpu-20` /
     `261128-193636`); the CLI keeps paths as they are, for scripts (a terminal wraps a long one without cutting it)."""
     if tilde and len(rest) + len(word) > width:
-        home = os.environ.get("HOME", "").rstrip("/")
-        if len(home) > 1 and word.startswith(home + "/"):
-            short = "~" + word[len(home):]
-            # Spelled with ~ where that keeps it under `rest`, in line with the rows around it (walk 38 #6: History's
-            # `stopped:` rows went on at 9 spaces, then 10), or where nothing else fits a row.
-            if len(rest) + len(short) <= width or len(word) > width:
-                word = short
+        short = _home_spelled(word)
+        # Spelled with ~ where that keeps it under `rest`, in line with the rows around it (walk 38 #6: History's
+        # `stopped:` rows went on at 9 spaces, then 10), or where nothing else fits a row.
+        if short and (len(rest) + len(short) <= width or len(word) > width):
+            word = short
     return rest[:max(0, width - len(word))] + word
+
+
+def _home_spelled(word: str) -> str | None:
+    """`word` with ~ for the home folder it starts in, else None."""
+    home = os.environ.get("HOME", "").rstrip("/")
+    return "~" + word[len(home):] if len(home) > 1 and word.startswith(home + "/") else None
 
 
 def hang(line: str, width: int | None = None) -> str:
@@ -115,8 +119,14 @@ def hanging(lines: str | Sequence[str], width: int, *, tilde: bool = False) -> l
             out.append(kept[:cut].rstrip().replace(KEEP, " "))
             out += wrap(kept[cut:], width, under, tilde=tilde)
         elif len(head) > len(mark):  # a label, then a word too long to follow it
+            value = line[len(under):]
+            first = value.split(" ", 1)[0]
+            short = _home_spelled(first) if tilde else None
+            if short and len(head) + len(short) <= width:  # beside its label with ~ (walk 39 #3: `Environment:` alone
+                out += wrap(short + value[len(first):], width, head, under, tilde=tilde)  # on its row, the path below)
+                continue
             out.append(head.rstrip())
-            out += wrap(line[len(under):], width, under, tilde=tilde)
+            out += wrap(value, width, under, tilde=tilde)
         else:
             out += wrap(line[len(under):], width, head, under, tilde=tilde)
     return out
@@ -201,3 +211,42 @@ def command_row(line: str, indent: str = "    ") -> str:
     if line.lstrip().startswith("#") or "`" in line:
         return indent + line
     return f"{indent}`{line}`"
+
+
+#: A row's punctuation right after a command set apart (`commands_apart`): it stays on the command's row.
+_AFTER = re.compile(r"[.,;:)]*")
+
+
+def commands_apart(text: str, programs: Sequence[str] = ("gc-wizard",)) -> str:
+    """`text` with each backquoted command of one of `programs` (`` `gc-wizard remove ID` ``, as the text spells the
+    program) on a row of its own, laid out by `command_row` under the line's indent, and the prose before and after
+    it on rows of their own: a face shows such a row whole and copies it (`lone_command`). A row that is one command
+    already stays as it is.
+
+    Why: walk 39 (w40a, not done) — the Not-done screen said "… not current: `gc-wizard remove ID` deletes it." and
+    "`gc-wizard verify --env DIR` checks it" inside sentences, so ctrl+y had nothing there to copy, while the Done
+    and Diagnose screens copy theirs."""
+    out: list[str] = []
+    for line in text.split("\n"):
+        indent = line[:len(line) - len(line.lstrip(" "))]
+        if lone_command(line) is not None:
+            out.append(line)
+            continue
+        rows, start = [], 0
+        for found in _QUOTED.finditer(line):
+            inner = found.group()[1:-1].strip()
+            if found.start() < start or not any(inner == p or inner.startswith(p + " ") for p in programs if p):
+                continue
+            end = _AFTER.match(line, found.end()).end()
+            before = line[start:found.start()].rstrip()
+            if before.strip():
+                rows.append(before if not rows else indent + before.lstrip())
+            rows.append(command_row(inner, indent + "    ") + line[found.end():end])  # its punctuation kept
+            start = end
+        if not rows:
+            out.append(line)
+            continue
+        rest = line[start:].strip()
+        out += rows + ([indent + rest] if rest else [])
+    return "\n".join(out)
+

@@ -17,7 +17,8 @@ def test_the_summary_says_the_host_and_the_way_round_it():
     said = text.index("storage.googleapis.com cannot be reached from here")
     # The way to bring the files (a dozen rows) comes after the ways to use it, which stay on the first screen.
     assert forecast < text.index("Use it in a shell") < said < text.index("Log: /l")
-    assert "\n    .venv/bin/gc-wizard bundle jax0.4.23-cpu --out DIR --with-assets\n" in text  # a line of its own: never wrapped
+    # A command row of its own (walk 39 #3): never wrapped, and ctrl+y copies it.
+    assert "\n    `.venv/bin/gc-wizard bundle jax0.4.23-cpu --out DIR --with-assets`\n" in text
     assert "then copy that folder here and press f to give it." in text and "--assets DIR/assets" not in text
     assert "cannot be reached" not in summary_text(result, None)
     assert "First forecast: press f" in summary_text(result, None)
@@ -28,7 +29,9 @@ async def test_the_screen_asks_in_the_background_and_keeps_the_answer(isolated_s
     async with app.run_test(size=SIZE) as pilot:
         await until(pilot, lambda: isinstance(app.screen, DoneScreen) and app.screen.unreachable, timeout=30, settle=0.1)
         # A command row (walk 39 #1) is cropped at the pane's edge (it scrolls sideways): its start is what shows.
-        assert 'eval "$(' in screen_text(app)  # the ways to use it stay on the first screen (walk 22 #5)
+        # The ways to use it stay on the first screen (walk 22 #5), once the summary redrawn with the host's words
+        # (its command rows mounted anew) has painted.
+        await until(pilot, lambda: 'eval "$(' in screen_text(app), timeout=30)
         app.screen.query_one("#done-pane").scroll_end(animate=False)  # the way to bring the files is at the end
         await pilot.pause(0.1)
         assert "127.0.0.1 cannot be reached from here" in " ".join(screen_text(app).split())

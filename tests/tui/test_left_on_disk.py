@@ -10,6 +10,7 @@ from tests.fixtures.pilot import SIZE, screen_text, until
 from tests.fixtures.results import install_result
 from wizard.tui.leaving import farewell
 from wizard.tui.screens.done import DoneScreen
+from wizard.tui.widgets.commands import CommandRow
 
 
 def _one_line(lines: list[str]) -> str:
@@ -64,5 +65,9 @@ async def test_the_failed_check_screen_says_the_environment_stays_and_how_to_rem
         await until(pilot, lambda: isinstance(app.screen, DoneScreen), settle=0.1)
         text = " ".join(screen_text(app).split())
         assert "Installed, but the GraphCast check failed." in text
-        assert f"{env} was left on disk, not current: `" in text, text
-        assert " gc-wizard remove 20261128-051003-ab12` deletes it." in text, text
+        summary = " ".join(str(app.screen.query_one("#summary").render()).split())
+        assert f"{env} was left on disk, not current: `" in summary, summary
+        assert " gc-wizard remove 20261128-051003-ab12` deletes it." in summary, summary
+        # The command on a row of its own, whole, which ctrl+y copies (walk 39, the Not-done screen).
+        rows = [row.command for row in app.screen.query(CommandRow)]
+        assert len(rows) == 1 and rows[0].endswith(" gc-wizard remove 20261128-051003-ab12"), rows

@@ -201,8 +201,12 @@ def fit(text: str, columns: int) -> str:
 def wrapped(text: str, columns: int, indent: str = "", rest: str | None = None) -> list[str]:
     """`text` wrapped between words to `columns`; a word longer than a line (a path, a command) stays
     whole on a line of its own, so it can still be copied. Runs of spaces (a message's own line breaks
-    and indents, joined) become one. The wrap is the core's (`wizard.wrap`), masked first."""
+    and indents, joined) become one. The wrap is the core's (`wizard.wrap`), masked first.
+
+    A quoted `gc-wizard …` is wrapped as it will be printed (`runnable`), not as written: walk 39 #5, `recipes`
+    folded "(`gc-wizard history` lists them all)." to fit, then `say` spelled the program as its whole path and the
+    row reached 84 columns, so the terminal cut "a" / "ll)." mid-word."""
     from wizard.wrap import wrap
 
-    text = redact_secrets(text, keep_user=True)  # before the wrap: a row's cut could split a secret (see `fit`)
+    text = redact_secrets(runnable(text), keep_user=True)  # before the wrap: a row's cut could split a secret (`fit`)
     return wrap(text, columns, indent, rest)

@@ -32,6 +32,19 @@ def next_lines_for(recipe: str, env: str | None, assets: str | None = None, unre
             *kernels]
 
 
+def use_heads(env: str | None) -> tuple[str, str]:
+    """The Done screen's words over its kernel and module commands, as the files say now (`steps_done`, which the
+    "Next:" lines read too): "press k to register it" only while no kernel runs `env`, and "press m to write" only
+    while its recipe's module file does not load it. Walk 39 #4: the screen said "The Jupyter kernel … now runs" the
+    new environment, then "press k to register it as a kernel", and a newcomer wondered whether k was still needed."""
+    done = steps_done(env) if env else frozenset()
+    kernel = ("Use it in Jupyter: it is registered as a kernel already; k registers it again, as does:"
+              if "kernel" in done else "Use it in Jupyter: press k to register it as a kernel, or run:")
+    module = ("Use it with Lmod: its module file loads it already; m writes it again, as does:"
+              if "module" in done else "Use it with Lmod: press m to write a module file, or run:")
+    return kernel, module
+
+
 def bundled_assets(env: str | None) -> str | None:
     """The forecast files of the bundle `env` was installed from, as `forecast` finds them with no --assets
     (`after.forecast.assets_place`, the one resolver of that place); None for any other env.

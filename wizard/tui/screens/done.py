@@ -29,7 +29,7 @@ from wizard.tui.problems import error_text
 from wizard.tui.widgets.commands import COPY_COMMAND, CommandRow, CopiesCommands, ShownCommands
 from wizard.tui.widgets.footer import WrappingFooter
 from wizard.tui.widgets.shown import Shown
-from wizard.wrap import command_row
+from wizard.wrap import command_row, commands_apart
 
 
 def _without_log_lines(text: str) -> str:
@@ -49,6 +49,20 @@ def _remembered() -> str | None:
     from wizard.flows.forecast import remembered_assets
 
     return remembered_assets()
+
+
+def _use_heads(env: str | None) -> tuple[str, str]:
+    # Deferred for start-up time: it reads the user's Jupyter and module folders (`flows.next_lines`).
+    from wizard.flows.next_lines import use_heads
+
+    return use_heads(env)
+
+
+def _commands_apart(lines: list[str] | str) -> str:
+    """The Not-done screen's lines (or a key's note) with each `gc-wizard …` they quote on a command row of its own
+    (`wrap.commands_apart`), the program spelled as there (`wizard_command`) or bare: shown whole, and ctrl+y copies
+    it (Tab picks one)."""
+    return commands_apart(lines if isinstance(lines, str) else "\n".join(lines), (wizard_command(), "gc-wizard"))
 
 
 def kept_to_check(result: InstallResult) -> bool:
@@ -77,8 +91,8 @@ def summary_text(result: InstallResult, current_env: str | None = None, unreacha
         # Walk 26 #9: the kept env was forgotten while p built a third one; c checks it here and now.
         check = (["Press c to check it now (the check `verify --env` runs, a few minutes), or p to change the plan "
                   "and go again."] if kept_to_check(result) else ["Press p to change the plan and go again."])
-        return "\n".join([f"The {what} was stopped. Nothing half-built was made current.", *undone, untouched, "",
-                          *check, *log_line])
+        return _commands_apart([f"The {what} was stopped. Nothing half-built was made current.", *undone, untouched,
+                                "", *check, *log_line])
     if not result.ok:
         installed = verify is not None and not verify.ok
         head = ("Installed, but the GraphCast check never ran on a node." if installed and not verify.started
@@ -96,7 +110,7 @@ def summary_text(result: InstallResult, current_env: str | None = None, unreacha
         kept = left_words(left_on_disk(own, current_env), wizard_command())
         lines += ["", untouched, *([kept] if kept else []), "Press p to change the plan (another GraphCast source, a wheelhouse, offline) and "
                   "go again.", *node_hint, *log_line]
-        return "\n".join(lines)
+        return _commands_apart(lines)
     verified = verify is not None and verify.ok
     node = verify.node if verify is not None else None
     # A rollback from History (h) since this install made another environment current: say so first, and the
@@ -105,6 +119,7 @@ def summary_text(result: InstallResult, current_env: str | None = None, unreacha
     # they said the kernel "now runs" this install's env after it had followed the rollback (walk 27 #8).
     rolled = bool(current_env and current_env != result.env)
     moved = [*after_rollback_lines(current_env, result.env, wizard_command()), ""] if rolled else []
+    kernel_head, module_head = _use_heads(current_env if rolled else result.env)  # what k and m act on
     return "\n".join([
         *moved,
         f"{'Verified' if verified else 'Installed'}: {result.recipe}"
@@ -116,17 +131,22 @@ def summary_text(result: InstallResult, current_env: str | None = None, unreacha
         "Use it in a shell, also a new one (old CUDA/cuDNN folders are dropped from LD_LIBRARY_PATH):",
         *(command_row(line) for line in activate_lines()),
         "",
-        "Use it in Jupyter: press k to register it as a kernel, or run:",
+        kernel_head,
         *(command_row(line) for line in wizard_lines("kernel install")),
         "",
-        "Use it with Lmod: press m to write a module file, or run:",
+        module_head,
         *(command_row(line) for line in wizard_lines("module install")),
         "then, in any shell:",
         *(command_row(line) for line in use_lines(result.recipe)),
         "",
         # Below the ways to use it, which stay on the first screen: with the five files named, the way to bring the
         # forecast's files is a dozen rows (walk 22 #5).
-        *([*unreachable_lines(unreachable, result.recipe, then="press f to give it"), ""] if unreachable else []),
+        # Its indented rows, the gathering command and the five file names, each whole on a row that scrolls
+        # sideways, as the commands above (walk 39 #3: a file name with spaces folded onto a row of its own read as
+        # a sixth file); ctrl+y copies the one Tab reaches.
+        *([*(command_row(line.strip()) if line.startswith("    ") else line
+             for line in unreachable_lines(unreachable, result.recipe, then="press f to give it")), ""]
+          if unreachable else []),
         *log_line,
     ])
 
@@ -339,6 +359,7 @@ class DoneScreen(CopiesCommands, Screen[str]):
 
     def show_note(self, text: str) -> None:
         """A key's outcome, kept under the summary (replacing the previous one) and scrolled into view."""
+        text = _commands_apart(text)
         notes = self.query("#notes")
         if notes:
             notes.first(ShownCommands).update(text)
@@ -396,5 +417,7 @@ class DoneScreen(CopiesCommands, Screen[str]):
 
     def on_after_install_done(self, message: AfterInstallDone) -> None:
         self.notify(message.toast, severity=message.severity, timeout=message.seconds)
+        if self.result.ok:  # k or m just wrote its file: the words over its command say so now (walk 39 #4)
+            self.query_one("#summary", ShownCommands).update(self._summary())
         if message.note is not None:
             self.show_note(message.note)

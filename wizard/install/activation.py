@@ -49,7 +49,7 @@ from wizard.recipes.runtime_env import (
     loaded_from,
     xla_flag_places,
 )
-from wizard.security import expand_home, known_home
+from wizard.security import expand_home, is_shell_name, known_home, shell_word
 from wizard.source_trust import swap_risk
 
 #: Exported by the script: the values from before the first activation (JSON), for `deactivate`.
@@ -400,6 +400,10 @@ def _loaded_variables_part(act: Activation, base: Callable[[str], str | None], n
     probe, and jax loaded it as root: this part read a fixed table, the recipe side a pattern."""
     for variable in names:
         if variable in act.set or variable in act.unset or variable in OWN_RULE_VARIABLES:
+            continue
+        if not is_shell_name(variable):
+            # `NCCL_NET_PLUGIN;touch x;X`: no library reads it (getenv asks for the exact name), and no shell could
+            # unset it — written into `unset …` it was code (38th hostile pass (part B) P7); left alone
             continue
         value = base(variable)
         found = loaded_from(variable, value) if value else None
@@ -783,4 +787,18 @@ def compute_activation(env: str | os.PathLike[str], environ: Mapping[str, str] |
     _xla_flags_part(act, base)
     _loaded_variables_part(act, base, list(dict.fromkeys([*environ, *saved])))
     _remember_part(act, saved, environ, base)
+    _shell_names_only(act)
     return act
+
+
+def _shell_names_only(act: Activation) -> None:
+    """Every name the activation sets, unsets or restores is a shell variable's (`security.is_shell_name`); any other
+    is dropped and said in a note. The one place for every consumer — `activate`'s script and its `deactivate`, the
+    module file, the kernel's env — so no name from the environment or a saved value is ever written as code
+    (38th hostile pass (part B) P7: `unset NCCL_NET_PLUGIN;touch x;X` ran under `eval`)."""
+    bad = [name for name in dict.fromkeys([*act.set, *act.unset, *act.original]) if not is_shell_name(name)]
+    for name in bad:
+        act.set.pop(name, None)
+        act.original.pop(name, None)
+        act.unset = [other for other in act.unset if other != name]
+        act.notes.append(f"left out {shell_word(name)}: not a shell variable name, so no shell has it")

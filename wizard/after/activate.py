@@ -107,6 +107,13 @@ def activation_script(act: Activation, shell: str = "bash") -> str:
         "  unset -f deactivate",
     ]
     lines.append(_comment("deactivate: restores the variables above to their values before activation"))
+    for removal in act.removals:
+        # Put back as the shell had it, which is said (38th hostile pass (part B) P2): a value an earlier activation
+        # saved was judged already (`activation._judged_original`), so only the shell's own comes back so
+        restored = act.original.get(removal.variable)
+        if restored and removal.folder in restored:
+            lines.append(_comment(f"deactivate puts {removal.folder} back into {removal.variable}, as your shell had "
+                                  "it before activating"))
     lines.append("deactivate () {")
     lines += body
     lines.append("}")

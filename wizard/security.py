@@ -317,6 +317,22 @@ def shell_word(text: str) -> str:
     return "$'" + "".join(out) + "'"
 
 
+#: A name a POSIX shell takes as a variable's (`export NAME=…`, `unset NAME`): ASCII letters, digits and `_`, not
+#: starting with a digit.
+_SHELL_NAME = LazyPattern(r"[A-Za-z_][A-Za-z0-9_]*", re.ASCII)
+
+
+def is_shell_name(name: object) -> bool:
+    """Whether `name` may stand as a variable's name in shell code gc-wizard prints (`export NAME=…`, `unset NAME`).
+
+    The one check of every name written into shell code: `shell_word` quotes values, but a name is code as it
+    stands, and an environment built by `env`, Python or a job launcher may hold any text as a name
+    (`NCCL_NET_PLUGIN;touch x;X`): printed bare, it ran under `eval "$(gc-wizard activate)"` (38th hostile pass
+    (part B) P7). No shell can hold such a variable, so one is never set, unset or restored; it is named in a comment
+    instead."""
+    return isinstance(name, str) and _SHELL_NAME.fullmatch(name) is not None
+
+
 def shell_line(argv: Iterable[str]) -> str:
     """`shlex.join` by `shell_word`: a command line to copy, each word read back as it was given."""
     return " ".join(shell_word(part) for part in argv)

@@ -16,7 +16,7 @@ from collections.abc import Mapping
 
 from wizard.errors import UserError
 from wizard.install.activation import ORIGINAL_VAR, Activation
-from wizard.security import reveal_format_characters
+from wizard.security import is_shell_name, reveal_format_characters, shell_word
 
 SHELLS = ("bash", "zsh", "sh")
 
@@ -33,6 +33,11 @@ def _comment(text: str) -> str:
 
 
 def _assign(name: str, value: str | None) -> str:
+    """`export NAME=value` or `unset NAME`: the one writer of a variable's name into the script, checked as a name
+    (`security.is_shell_name`) — one that is not (`X;touch y;Z`, from an environment `env` or a launcher built) is
+    written as a comment that says so, never as code (38th hostile pass (part B) P7: it ran under `eval`)."""
+    if not is_shell_name(name):
+        return _comment(f"left out {shell_word(name)}: not a shell variable name, so no shell has it to set or unset")
     return f"unset {name}" if value is None else f"export {name}={shlex.quote(value)}"
 
 
@@ -80,7 +85,7 @@ def activation_script(act: Activation, shell: str = "bash") -> str:
             continue
         lines.append(_assign(name, value))
     for name in act.unset:
-        lines.append(f"unset {name}")
+        lines.append(_assign(name, None))
     lines.append(_assign(ORIGINAL_VAR, json.dumps(act.original, sort_keys=True)))
 
     prompt = shlex.quote(f"(gc:{prompt_label((act.marker.recipe if act.marker else None) or act.env.name)}) ")
@@ -102,6 +107,13 @@ def activation_script(act: Activation, shell: str = "bash") -> str:
         "  unset -f deactivate",
     ]
     lines.append(_comment("deactivate: restores the variables above to their values before activation"))
+    for removal in act.removals:
+        # Put back as the shell had it, which is said (38th hostile pass (part B) P2): a value an earlier activation
+        # saved was judged already (`activation._judged_original`), so only the shell's own comes back so
+        restored = act.original.get(removal.variable)
+        if restored and removal.folder in restored:
+            lines.append(_comment(f"deactivate puts {removal.folder} back into {removal.variable}, as your shell had "
+                                  "it before activating"))
     lines.append("deactivate () {")
     lines += body
     lines.append("}")

@@ -29,7 +29,7 @@ from wizard.recipes.loader import load_recipes
 def activate_script(env: str | None, shell: str | None = None) -> str:
     """The shell code that activates `env` (the current one when None) under its recipe's activation:
     stale CUDA folders left out of the paths, the recipe's runtime variables set."""
-    return activation_script(compute_activation(resolve_env(env).path), shell or default_shell())
+    return activation_script(compute_activation(resolve_env(env).path, originals=True), shell or default_shell())
 
 
 def support_report(facts=None) -> str:

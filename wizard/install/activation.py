@@ -47,9 +47,11 @@ from wizard.recipes.runtime_env import (
     flag_file,
     library_pieces,
     loaded_from,
+    name_problem,
+    problem,
     xla_flag_places,
 )
-from wizard.security import expand_home, known_home
+from wizard.security import expand_home, is_shell_name, known_home, shell_word
 from wizard.source_trust import swap_risk
 
 #: Exported by the script: the values from before the first activation (JSON), for `deactivate`.
@@ -183,18 +185,94 @@ def _absolute_entries(act: Activation, variable: str, entries: list[str]) -> lis
     return kept
 
 
-def _originals(environ: Mapping[str, str]) -> dict[str, str | None]:
-    """The values saved by an earlier activation in this shell, so activating again starts from them."""
+#: The variables an activation sets or unsets by name: all that `ORIGINAL_VAR` may bring back, besides the recipe's
+#: runtime variables and the `runtime_env.loaded_from` family (`_saved_name_ok`).
+_OWN_VARIABLES = frozenset({"PATH", "LD_LIBRARY_PATH", "LD_PRELOAD", "LD_AUDIT", "PYTHONPATH", "VIRTUAL_ENV",
+                            ACTIVE_VAR, *PYTHON_PREFIX_VARS, *FLAG_VARIABLES})
+
+
+def _saved_name_ok(name: str, value: str | None) -> bool:
+    """Whether `name` is one an activation itself sets or unsets, so a saved value of it may be started from and put
+    back: its own variables, a recipe's runtime variable (the allowlist's names), or one of the `loaded_from` family
+    (unset when it names a place another user could swap). Never BASH_ENV, PROMPT_COMMAND, PYTHONSTARTUP …"""
+    if not is_shell_name(name):
+        return False
+    return name in _OWN_VARIABLES or name_problem(name) is None or loaded_from(name, value) is not None
+
+
+def _originals(environ: Mapping[str, str]) -> tuple[dict[str, str | None], list[str]]:
+    """The values saved by an earlier activation in this shell, so activating again starts from them, and one note
+    per saved name left out.
+
+    `ORIGINAL_VAR` is a variable of the environment like any other, inherited through `sudo -E`, `su` or a job
+    launcher from whoever started it: only the names an activation touches are taken (`_saved_name_ok`), and their
+    values are judged as live ones before anything starts from them (`_judged_original`). Before (38th hostile pass
+    (part B) P2) any key and value were taken: `activate` exported BASH_ENV from it, and its keys were printed as
+    code."""
     raw = environ.get(ORIGINAL_VAR)
     if not raw:
-        return {}
+        return {}, []
     try:
         data = bounded.loads_json(raw)
     except ValueError:
-        return {}
+        return {}, []
     if not isinstance(data, dict):
-        return {}
-    return {str(k): (v if isinstance(v, str) else None) for k, v in data.items()}
+        return {}, []
+    saved: dict[str, str | None] = {}
+    left: list[str] = []
+    for key, value in data.items():
+        value = value if isinstance(value, str) else None
+        if _saved_name_ok(str(key), value):
+            saved[str(key)] = value
+        else:
+            left.append(shell_word(str(key)))
+    notes = [f"left out of {ORIGINAL_VAR} (the values an earlier activation saved): {', '.join(left[:8])}"
+             f"{f' and {len(left) - 8} more' if len(left) > 8 else ''} — not variables an activation sets, so "
+             "nothing is set or put back from them"] if left else []
+    return saved, notes
+
+
+def _judged_original(env: Path, name: str, value: str | None) -> tuple[str | None, str | None]:
+    """A saved value as it may be started from and put back by `deactivate`, and why it differs (None: as saved).
+
+    The same rules as a live value: the search paths' entries by `_absolute_entries` (relative, empty, loader
+    tokens, the swap rule), LD_PRELOAD/LD_AUDIT's libraries by `_swappable_libraries`, XLA's flags by
+    `_flag_variable_part`, the `loaded_from` family and the places the PYTHON* prefix variables and VIRTUAL_ENV name
+    by `_place_reason`, a recipe runtime variable's value by the allowlist. What the rules leave out never comes back
+    (38th hostile pass (part B) P2: `deactivate` put back an LD_PRELOAD and a PATH folder of another user's that the
+    activation had said it removed)."""
+    if value is None:
+        return None, None
+    scratch = Activation(env=env, marker=None)
+    kept: str | None
+    if name in ("PATH", "PYTHONPATH", "LD_LIBRARY_PATH"):
+        entries = ld_library_path_entries(value) if name == "LD_LIBRARY_PATH" else _split_path_list(value)
+        kept = os.pathsep.join(_absolute_entries(scratch, name, entries)) or None
+    elif name in ("LD_PRELOAD", "LD_AUDIT"):
+        entries = preload_entries(value) if name == "LD_PRELOAD" else [e for e in value.split(":") if e]
+        gone = set(_swappable_libraries(scratch, name, entries))
+        kept = (" " if name == "LD_PRELOAD" else ":").join(e for e in entries if e not in gone) or None
+    elif name in FLAG_VARIABLES:
+        if value.strip(" \t\r\n"):
+            _flag_variable_part(scratch, name, value)
+        kept = None if name in scratch.unset else scratch.set.get(name, value)
+    elif name in (*PYTHON_PREFIX_VARS, "VIRTUAL_ENV", ACTIVE_VAR):
+        reason = _place_reason(value, "what Python or an installer takes from there")
+        if reason is not None:
+            scratch.removals.append(Removal(name, value, reason))
+        kept = None if reason else value
+    elif loaded_from(name, value) is not None:
+        _loaded_variables_part(scratch, lambda _name: value, [name])
+        kept = None if name in scratch.unset else value
+    else:
+        why = problem(name, value)
+        if why is not None:
+            scratch.removals.append(Removal(name, value, why))
+        kept = None if why else value
+    if kept == value:
+        return value, None
+    reasons = "; ".join(f"{r.folder}: {r.reason}" for r in scratch.removals) or "left out by the activation's rules"
+    return kept, reasons
 
 
 def _describe_marker(env: Path, marker: EnvMarker | None) -> str:
@@ -400,6 +478,10 @@ def _loaded_variables_part(act: Activation, base: Callable[[str], str | None], n
     probe, and jax loaded it as root: this part read a fixed table, the recipe side a pattern."""
     for variable in names:
         if variable in act.set or variable in act.unset or variable in OWN_RULE_VARIABLES:
+            continue
+        if not is_shell_name(variable):
+            # `NCCL_NET_PLUGIN;touch x;X`: no library reads it (getenv asks for the exact name), and no shell could
+            # unset it — written into `unset …` it was code (38th hostile pass (part B) P7); left alone
             continue
         value = base(variable)
         found = loaded_from(variable, value) if value else None
@@ -741,23 +823,27 @@ def _without_own_tool_env(path: str | None) -> str | None:
 def _remember_part(act: Activation, saved: Mapping[str, str | None], environ: Mapping[str, str],
                    base: Callable[[str], str | None]) -> None:
     """Each touched variable's pre-activation value; the ones only an earlier activation touched
-    (another recipe's runtime variables) go back to it."""
+    (another recipe's runtime variables) go back to it — only where the shell has the variable now: a saved one the
+    live environment lacks is never exported (38th hostile pass (part B) P2). `saved` holds judged values only."""
     touched = list(act.set) + act.unset
     for name, value in saved.items():
-        if name not in touched:
+        if name not in touched and name in environ:
             if value is None:
-                if name in environ:
-                    act.unset.append(name)
+                act.unset.append(name)
             else:
                 act.set[name] = value
-    act.original = {name: base(name) for name in dict.fromkeys(list(saved) + touched)}
+    act.original = {name: saved[name] if name in saved else base(name)
+                    for name in dict.fromkeys(list(saved) + touched)}
 
 
 def compute_activation(env: str | os.PathLike[str], environ: Mapping[str, str] | None = None,
-                       marker: EnvMarker | Mapping[str, Any] | None = None) -> Activation:
+                       marker: EnvMarker | Mapping[str, Any] | None = None, *, originals: bool = False) -> Activation:
     """Decide what activating `env` changes in `environ` (default: this process's environment).
 
-    `marker` defaults to the environment's own (`<env>/gc-wizard-env.json`).
+    `marker` defaults to the environment's own (`<env>/gc-wizard-env.json`). `originals`: start from the values an
+    earlier activation in this shell saved (`ORIGINAL_VAR`) — only for `activate`'s script, whose `deactivate` puts
+    them back; the kernel spec, the module file and verify's probe never take them (38th hostile pass (part B) P2:
+    kernel.json carried a saved PYTHONSTARTUP, verify's probe a saved PYTHONHASHSEED).
     """
     env_path = Path(os.path.abspath(expand_home(str(env))))
     environ = dict(os.environ if environ is None else environ)
@@ -765,15 +851,31 @@ def compute_activation(env: str | os.PathLike[str], environ: Mapping[str, str] |
         marker = read_marker(env_path)
     elif not isinstance(marker, EnvMarker):
         marker = EnvMarker.from_dict(dict(marker)) if marker else None
-    saved = _originals(environ)
+    saved, saved_notes = _originals(environ) if originals else ({}, [])
+    for name, value in list(saved.items()):
+        if name not in environ and name not in _OWN_VARIABLES:
+            # a runtime or `loaded_from` variable the shell no longer has: no activation unset it (one left out by
+            # the rules is judged so below), so neither exported now nor put back by `deactivate`
+            del saved[name]
+            continue
+        if name == "PATH":
+            value = _without_own_tool_env(value)
+        saved[name], why = _judged_original(env_path, name, value)
+        if why is not None:
+            saved_notes.append(f"{name} as an earlier activation saved it ({ORIGINAL_VAR}) is not started from, and "
+                               f"deactivate does not put it back as saved: {why}")
 
     def base(name: str) -> str | None:
-        # Start from the value before the first activation in this shell, if there was one.
+        # Start from the value before the first activation in this shell, if there was one — judged as a live one
+        # (`_judged_original`), and only for a variable the shell has now (a saved one it lacks is never exported).
+        if name not in environ:
+            return None
         value = saved[name] if name in saved else environ.get(name)
         return _without_own_tool_env(value) if name == "PATH" else value
 
     act = Activation(env=env_path, marker=marker)
     act.notes.append(f"activates {_describe_marker(env_path, marker)}")
+    act.notes += saved_notes
     _path_part(act, base)
     _library_part(act, base)
     _preload_part(act, base)
@@ -783,4 +885,18 @@ def compute_activation(env: str | os.PathLike[str], environ: Mapping[str, str] |
     _xla_flags_part(act, base)
     _loaded_variables_part(act, base, list(dict.fromkeys([*environ, *saved])))
     _remember_part(act, saved, environ, base)
+    _shell_names_only(act)
     return act
+
+
+def _shell_names_only(act: Activation) -> None:
+    """Every name the activation sets, unsets or restores is a shell variable's (`security.is_shell_name`); any other
+    is dropped and said in a note. The one place for every consumer — `activate`'s script and its `deactivate`, the
+    module file, the kernel's env — so no name from the environment or a saved value is ever written as code
+    (38th hostile pass (part B) P7: `unset NCCL_NET_PLUGIN;touch x;X` ran under `eval`)."""
+    bad = [name for name in dict.fromkeys([*act.set, *act.unset, *act.original]) if not is_shell_name(name)]
+    for name in bad:
+        act.set.pop(name, None)
+        act.original.pop(name, None)
+        act.unset = [other for other in act.unset if other != name]
+        act.notes.append(f"left out {shell_word(name)}: not a shell variable name, so no shell has it")

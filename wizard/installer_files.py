@@ -662,6 +662,13 @@ _PIP_PLACEMENT = ("target", "prefix", "root", "user", "python")
 _PIP_EVERY_COMMAND = ("python",)
 #: uv's `[pip]` settings that do the same.
 _UV_PLACEMENT = ("target", "prefix")
+#: pip's settings that pick packages for another platform or Python than the environment's (`--platform`, `--abi`,
+#: `--implementation`, `--python-version`), and uv's `[pip]` keys that do the same (uv 0.13 gives them no variable).
+#: Why refused: `pip install` takes them only with `--target`, so every pip step failed on pip's option error and
+#: named no variable; uv would resolve for that platform and install its wheels in the env (38th hostile pass
+#: (part B) P1). `bundle`'s `pip download` passes its own (`bundle._fill`), so they change nothing there.
+PIP_TARGET_PLATFORM = ("platform", "abi", "implementation", "python-version")
+_UV_TARGET_PLATFORM = ("python-platform", "python-version")
 
 
 def placement_problem(installer: str, environ: Mapping[str, str], cwd: str | os.PathLike[str] | None) -> str | None:
@@ -673,14 +680,19 @@ def placement_problem(installer: str, environ: Mapping[str, str], cwd: str | os.
     folder, outside the new environment, where a failed install left them; with `--no-verify` the empty
     environment was recorded "installed" and made current (nineteenth hostile pass P1)."""
     found: list[str] = []
+    other: list[str] = []  # set for another platform or Python (PIP_TARGET_PLATFORM)
     if installer == "pip":
         found = _pip_placement(environ, _PIP_PLACEMENT)
+        other = _pip_placement(environ, PIP_TARGET_PLATFORM)
     else:
         for path in uv_files(environ, cwd):
             found += [f"`[pip] {key} = …` in {path}" for key in _uv_pip_keys(path) if key in _UV_PLACEMENT]
-    if not found:
-        return None
-    return _placement_words(installer, found[0])
+            other += [f"`[pip] {key} = …` in {path}" for key in _uv_pip_keys(path) if key in _UV_TARGET_PLATFORM]
+    if found:
+        return _placement_words(installer, found[0])
+    if other:
+        return _placement_words(installer, other[0], other_platform=True)
+    return None
 
 
 def pip_program_problem(environ: Mapping[str, str]) -> str | None:
@@ -689,6 +701,15 @@ def pip_program_problem(environ: Mapping[str, str]) -> str | None:
     `bundle`'s `pip download` asks this (it reads pip's general options, not `install`'s)."""
     found = _pip_placement(environ, _PIP_EVERY_COMMAND)
     return _placement_words("pip", found[0]) if found else None
+
+
+def pip_target_file_problem(environ: Mapping[str, str]) -> str | None:
+    """Why `bundle`'s `pip download` may not start: a pip.conf's `platform` or `abi`, which pip adds to the target the
+    bundle gives (its `--platform`/`--abi` are lists), so it would download another platform's wheels; None when
+    none. The variables are left out of that step instead (`bundle.TARGET_VARIABLES`)."""
+    found = [f"`{key} = …` in {path}" for path in pip_files(environ) for key in _pip_file_keys(path)
+             if key in ("platform", "abi")]
+    return _placement_words("pip", found[0], other_platform=True) if found else None
 
 
 def _pip_placement(environ: Mapping[str, str], keys: tuple[str, ...]) -> list[str]:
@@ -704,10 +725,16 @@ def _pip_placement(environ: Mapping[str, str], keys: tuple[str, ...]) -> list[st
     return found
 
 
-def _placement_words(installer: str, found: str) -> str:
-    """The refusal of one placement setting (`found`: where it is set)."""
+def _placement_words(installer: str, found: str, *, other_platform: bool = False) -> str:
+    """The refusal of one placement setting (`found`: where it is set); `other_platform`: one of
+    `PIP_TARGET_PLATFORM`."""
     undo = (f"unset it for gc-wizard (`env -u {found.split('=', 1)[0]} gc-wizard …`)" if found.startswith("PIP_")
             else "take it out of that file (or set PIP_CONFIG_FILE=/dev/null / UV_NO_CONFIG=1 for gc-wizard)")
+    if other_platform:
+        then = ("pip takes it only with --target, so every pip step would fail" if installer == "pip"
+                else "their wheels may not run there")
+        return (f"{found} would make {installer} pick the recipe's packages for another platform or Python than the "
+                f"new environment's ({then}); {undo}. Nothing was started.")
     if found.startswith(("PIP_PYTHON=", "`python =")):
         return (f"{found} would make pip run itself again under that program, as you, and install the recipe's "
                 f"packages into that program's environment instead of the new one; {undo}. Nothing was started.")

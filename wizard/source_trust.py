@@ -61,7 +61,7 @@ INSIDE_LIMIT = 20000
 def refuse_swappable_source(named: str, path: Path | str, what: str, *, swap: str | None = None,
                             harm: str = "install (and run) their code", way_out: str | None = None,
                             untouched: str = "nothing was read from it", passed_over: tuple[str, ...] = (),
-                            later: bool = False) -> Path:
+                            later: bool = False, give: str = "give that instead") -> Path:
     """Refuse (UserError, exit 2), before anything is read from it, a source another local user could swap
     (see the module docstring for who and where); else return where it is once every link is followed, the path
     to hand the reader (uv, pip, the wizard's own), so a link changed after the check changes nothing read.
@@ -71,17 +71,18 @@ def refuse_swappable_source(named: str, path: Path | str, what: str, *, swap: st
     directly in a source folder that are not looked at — the lock file uv makes 0666 whatever the umask in each folder
     it keeps (its managed Pythons, its tools), which holds nothing that is read (`cache_trust` says the same of its
     cache). `later`: one not there now is read when it appears (a settings file), so it is judged by whoever may make
-    it (`missing_risk`), not left to its reader."""
+    it (`missing_risk`), not left to its reader. `give`: what to do with the copy ("point GC_WIZARD_FIND_LINKS at it"
+    for a place a variable gave, 38th hostile pass (part B) P3)."""
     given = Path(os.path.abspath(path))
     if later and not os.path.lexists(given):
         found = missing_risk(given)
         if found is not None:
-            _refuse(named, given, found, what, swap=swap, harm=harm, way_out=way_out, untouched=untouched)
+            _refuse(named, given, found, what, swap=swap, harm=harm, way_out=way_out, untouched=untouched, give=give)
         return given
     resolved, found = _resolve_and_check(given, passed_over=passed_over)
     if found is None:
         return resolved
-    _refuse(named, given, found, what, swap=swap, harm=harm, way_out=way_out, untouched=untouched)
+    _refuse(named, given, found, what, swap=swap, harm=harm, way_out=way_out, untouched=untouched, give=give)
     return resolved  # not reached: _refuse raises
 
 
@@ -351,16 +352,17 @@ def _own_descriptor(path: Path) -> bool:
 
 
 def _refuse(named: str, given: Path, found: tuple[Path, str, str], what: str, *, swap: str | None, harm: str,
-            way_out: str | None, untouched: str, where: str | None = None) -> None:
+            way_out: str | None, untouched: str, where: str | None = None, give: str = "give that instead") -> None:
     """Raise the one refusal of `refuse_swappable_source` and `refuse_swappable_destination`."""
     place, why, fix = found
     where = where or _where(place, given, link=why.startswith("is a link "))
     copy = f"`{_copy_command(given)}`"
     owner = _other_owner(place)
     if owner is None:  # yours to change (or only root's rule): the fix comes first, the copy is the other way out
-        fix = f"{fix}, or {way_out or f'copy {what} to a folder only you can write ({copy})'}"
+        then = "" if give == "give that instead" else f" and {give}"
+        fix = f"{fix}, or {way_out or f'copy {what} to a folder only you can write ({copy}){then}'}"
     else:  # walk 22 #7: another user's folder, whose chmod its reader cannot run: the copy comes first
-        fix = (f"It belongs to {owner}, not you: {way_out or f'copy {what} to a folder of your own ({copy}) and give that instead'}"
+        fix = (f"It belongs to {owner}, not you: {way_out or f'copy {what} to a folder of your own ({copy}) and {give}'}"
                f", or ask them to {fix[0].lower()}{fix[1:]}")
     raise UserError(f"{named}: {where} {why}, so another user could {swap or f'swap {what} for their own'} and "
                     f"gc-wizard would {harm}. {fix}; {untouched}.")

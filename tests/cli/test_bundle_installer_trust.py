@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from tests.cli.test_pip_cert_tls import _behind_the_proxy
 from tests.fixtures.cli import run_inproc
+from tests.fixtures.wheels import build_wheel
 
 
 def test_bundle_takes_the_installer_and_trust_the_plan_takes(tiny, tls_index, isolated_state, monkeypatch, tmp_path):
@@ -32,3 +33,17 @@ def test_bundle_takes_the_installer_and_trust_the_plan_takes(tiny, tls_index, is
     plan = " ".join(run_inproc("plan", "tiny-a", "--recipes-dir", str(tiny.recipes), "--graphcast-src",
                                str(tiny.graphcast)).stdout.split())
     assert "Installer pip, not uv: pip here trusts the certificates" in plan and "uv reads no pip settings" in plan
+
+
+def test_bundle_packs_this_machines_wheel_whatever_pips_target_variables_say(tiny, isolated_state, monkeypatch,
+                                                                            tmp_path):
+    """38th hostile pass (part B) P1: with `PIP_PLATFORM=win_amd64`, `pip download` took the Windows wheel and stopped
+    on the lock's hashes ("someone may have tampered with them"); its own --platform/--abi now win."""
+    build_wheel(tiny.house.path, "pkg-a", "1.0", tag="py3-none-win_amd64")
+    for name, value in (("PIP_PLATFORM", "win_amd64"), ("PIP_ABI", "cp39"), ("PIP_IMPLEMENTATION", "pp"),
+                        ("PIP_PYTHON_VERSION", "3.9")):
+        monkeypatch.setenv(name, value)
+    made = tiny.bundle(tmp_path / "b", monkeypatch, "--without-wizard", "--installer", "pip")
+    assert made.returncode == 0, made.stdout + made.stderr[-3000:]
+    packed = sorted(p.name for p in (tmp_path / "b" / "wheels").iterdir())
+    assert "pkg_a-1.0-py3-none-any.whl" in packed and not any("win_amd64" in name for name in packed), packed

@@ -428,3 +428,23 @@ def test_find_links_in_the_one_slash_form_is_read_or_refused_by_the_swap_rule(ti
     error = last_json(proc)["error"]
     assert proc.returncode == 2 and error.startswith(f"--find-links {shared}/wh: "), error
     assert "every user can write" in error and "no such folder" not in error
+
+
+@pytest.mark.parametrize("command", ["plan", "bundle"])
+@pytest.mark.parametrize("variable", ["GC_WIZARD_FIND_LINKS", "GC_WIZARD_GRAPHCAST_SRC"])
+def test_a_swappable_source_from_a_variable_is_refused_naming_the_variable_and_its_fix(
+        tiny, shared, tmp_path, monkeypatch, variable, command):
+    """38th hostile pass (part B) P3: such a source was refused as `--find-links DIR`/`--graphcast-src SRC`, options
+    the user never gave, and the copy-it fix left the variable naming the refused place."""
+    value = f"{shared}/wh" if variable == "GC_WIZARD_FIND_LINKS" else f"{shared}/wh/{tiny.graphcast.name}"
+    monkeypatch.setenv(variable, value)
+    given = (["--graphcast-src", str(tiny.graphcast)] if variable == "GC_WIZARD_FIND_LINKS"
+             else ["--find-links", str(tiny.house.path)])
+    more = ["--out", str(tmp_path / "bun")] if command == "bundle" else ["--offline"]
+    proc = run_inproc(command, "tiny-a", "--recipes-dir", str(tiny.recipes), *given, *more, "--json")
+    error = last_json(proc)["error"]
+    assert proc.returncode == 2, proc.stderr
+    named = f"{variable} entry {value}" if variable == "GC_WIZARD_FIND_LINKS" else f"{variable}={value}"
+    assert error.startswith(f"{named}: ") and f"and point {variable} at it" in error, error
+    assert "--find-links" not in error and "--graphcast-src" not in error, error
+    assert not (tmp_path / "bun").exists()

@@ -32,7 +32,7 @@ from datetime import datetime, timezone
 from pathlib import Path, PurePosixPath
 from typing import Any
 
-from packaging.tags import Tag, compatible_tags, cpython_tags
+from packaging.tags import Tag, compatible_tags, cpython_tags, platform_tags
 from packaging.utils import InvalidWheelFilename, canonicalize_name, parse_wheel_filename
 
 from wizard import bounded
@@ -50,7 +50,14 @@ from wizard.install.source_places import refuse_swappable_sources
 from wizard.install.source_spelling import local_source_path
 from wizard.install.sources import outside_index_problem
 from wizard.install.tree_digest import file_sha256
-from wizard.installer_files import pip_program_problem, requirement_problem, settings_problem, uv_trust_env
+from wizard.installer_files import (
+    PIP_TARGET_PLATFORM,
+    pip_program_problem,
+    pip_target_file_problem,
+    requirement_problem,
+    settings_problem,
+    uv_trust_env,
+)
 from wizard.outputs import SHARED_MODE, check_out_folder, refuse_file_in_the_way, write_destination
 from wizard.recipes.loader import Recipe
 from wizard.security import cut, expand_home, make_folders, redact_secrets, shell_word
@@ -96,14 +103,16 @@ class Bundle:
         return str(self.manifest["python"])
 
 
-def _run(argv: list[str], what: str, timeout: float, on_line) -> None:
+def _run(argv: list[str], what: str, timeout: float, on_line, drop: tuple[str, ...] = ()) -> None:
+    """Run one pip step of the bundle, its lines to `on_line`; `drop`: variables it is not given."""
     if on_line:
         on_line("$ " + " ".join(argv))
     try:
         with PrivateArguments(argv) as private:  # a find-links password stays off the command line
             proc = run_capture(private.argv, stoppable=False, timeout=timeout,  # bounded; dies with the wizard
                                stdin=subprocess.DEVNULL,
-                               env=private.environ(child_env(argv)))  # the cache rule: 25th pass (B) P1
+                               env=private.environ({name: value for name, value in child_env(argv).items()
+                                                    if name not in drop}))  # the cache rule: 25th pass (B) P1
     except subprocess.TimeoutExpired:
         raise OperationFailed(f"{what} did not finish within {timeout:g} s.") from None
     except OSError as exc:
@@ -167,9 +176,9 @@ def _fill(recipe: Recipe, out: Path, wheels: Path, python_version: str, graphcas
                         app_keys=None)
     links = [arg for link in [*recipe.find_links, *find_links] for arg in ("--find-links", str(link))]
     indexes = [arg for url in recipe.extra_index_urls for arg in ("--extra-index-url", url)]
-    _run([*_pip(), "download", "--only-binary=:all:", "--no-deps", "--require-hashes", "--python-version",
-          python_version, "--dest", str(wheels), *links, *indexes, "-r", str(lock.path)],
-         f"download the wheels of recipe {recipe.id}", timeout, on_line)
+    _run([*_pip(), "download", "--only-binary=:all:", "--no-deps", "--require-hashes",
+          *target_arguments(python_version), "--dest", str(wheels), *links, *indexes, "-r", str(lock.path)],
+         f"download the wheels of recipe {recipe.id}", timeout, on_line, drop=TARGET_VARIABLES)
     if copied:
         shutil.copy2(src, wheels / src.name)
         built = wheels / src.name
@@ -297,6 +306,8 @@ def make_bundle(recipe: Recipe, out: Path, *, python_version: str, graphcast_src
     problem = requirement_problem("pip", os.environ, None) or requirement_problem("uv", os.environ, os.getcwd())
     # a PIP_PYTHON has `pip download` run itself under that program (35th hostile pass (part A) P3)
     problem = problem or pip_program_problem(os.environ)
+    # a pip.conf's `platform`/`abi` is added to `pip download`'s own target (38th hostile pass (part B) P1)
+    problem = problem or pip_target_file_problem(os.environ)
     # and the package sources pip's variables and settings files name, held to the swap rule as uv's are at every
     # uv start: `PIP_EXTRA_INDEX_URL` at another user's local index was packed into a hashed bundle (28th hostile
     # pass (part B) P1)
@@ -441,6 +452,23 @@ def _unlisted(root: Path, manifest: dict[str, Any]) -> list[str]:
             continue
         found += [f"{folder}/{name}" for name in names if f"{folder}/{name}" not in listed]
     return found
+
+
+#: The user's target variables `pip download` is not given: pip adds a `PIP_PLATFORM`/`PIP_ABI` to the
+#: `--platform`/`--abi` list given (they are lists), ahead of it, so it would still pick that platform's wheels.
+TARGET_VARIABLES = tuple("PIP_" + key.upper().replace("-", "_") for key in PIP_TARGET_PLATFORM)
+
+
+def target_arguments(python_version: str) -> list[str]:
+    """`pip download`'s target, in full: this machine's platforms, CPython and its ABI for `python_version` — the
+    tags `machine_tags` checks at install. With those variables left out (`TARGET_VARIABLES`), and a pip.conf's
+    `platform`/`abi` refused (`target_file_problem`), the bundle holds this machine's wheels whatever the user set.
+
+    Why: 38th hostile pass (part B) P1 — with `PIP_PLATFORM=win_amd64` set, pip downloaded a Windows wheel the
+    lock's hashes did not list and stopped with "someone may have tampered with them", naming no variable."""
+    major, minor = (int(p) for p in python_version.split(".")[:2])
+    platforms = [arg for tag in platform_tags() for arg in ("--platform", tag)]
+    return [*platforms, "--implementation", "cp", "--abi", f"cp{major}{minor}", "--python-version", python_version]
 
 
 def machine_tags(python_version: str) -> set[Tag]:

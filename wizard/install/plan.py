@@ -57,6 +57,7 @@ from wizard.install.lock_reach import AddedPackage
 from wizard.install.lockfile import PYLOCK, check_lock_covers, install_args, lock_format, lock_packages
 from wizard.install.package_files import names_pip_cannot_read, wheels_in
 from wizard.install.resolution_settings import resolution_notes
+from wizard.install.source_env import given_as, kept_origin
 from wizard.install.source_places import package_place, refuse_swappable_sources
 from wizard.install.source_spelling import local_source_path, source_spelling
 from wizard.install.sources import outside_index_problem, unreachable_source
@@ -430,12 +431,13 @@ def _user_find_links(values: tuple[str, ...] | list[str]) -> list[str]:
     out = []
     for value in values:
         refuse_option_like("--find-links", value)
+        named = given_as(value, "--find-links")[0]  # or its variable, kept on (38th hostile pass (part B) P3)
         odd = unusable_characters(value)
         if odd:
-            raise UserError(f"--find-links {value!r} {odd}; move or link the wheelhouse to a plain path.")
+            raise UserError(f"{given_as(value, '--find-links', repr(value))[0]} {odd}; move or link the wheelhouse to a plain path.")
         # one parser for every spelling of a place (`source_places.package_place`): `file:/DIR` was taken for a
         # folder named `file:` under the working one, "no such folder" (28th hostile pass (part B) P4)
-        place = package_place(value, f"--find-links {value}")
+        place = package_place(value, named)
         if place is None or _is_url(value):  # remote, or a `file://` URL the installer is given as written
             out.append(value)
             continue
@@ -443,16 +445,16 @@ def _user_find_links(values: tuple[str, ...] | list[str]) -> list[str]:
         if not folder.is_dir():
             what = (f"{folder.name} is a file; --find-links takes the folder that holds the wheels ({folder.parent})"
                     if folder.is_file() else bounded.not_a_folder(folder))
-            raise UserError(f"--find-links {value}: {what}")
+            raise UserError(f"{named}: {what}")
         # The bytes on disk are judged, not Python's decoding of them: under `LC_ALL=C PYTHONUTF8=0` a UTF-8 name
         # (`whé`) arrives as lone surrogates and was refused, and a bundle made a minute earlier with it (22nd pass P6).
         shown = paths.not_utf8(str(folder))
         if shown is not None:  # said before an env is made: uv refuses such an argument after it
             given = (f"the bundle {paths.not_utf8(str(folder.parent)) or folder.parent}" if folder.name == BUNDLE_WHEELS and (folder.parent / MANIFEST).is_file()
-                     else f"--find-links {value}")
+                     else named)
             raise UserError(f"{given}: its path {shown} has a byte that is not UTF-8, which uv cannot take; "
                             "move or link it to a plain path.")
-        out.append(str(folder))
+        out.append(kept_origin(value, str(folder)))
     return out
 
 
@@ -477,9 +479,10 @@ def unusable_characters(value: str) -> str | None:
 def check_graphcast_src(graphcast_src: str) -> str:
     """A user's GraphCast source as the installer takes it, or one UserError sentence saying why not."""
     refuse_option_like("--graphcast-src", graphcast_src)
+    given = given_as(graphcast_src, "--graphcast-src", "")[0].rstrip(" =")  # or its variable (38th pass (part B) P3)
     odd = unusable_characters(graphcast_src)
     if odd:
-        raise UserError(f"The GraphCast source (--graphcast-src) {graphcast_src!r} {odd}; move or link it to a "
+        raise UserError(f"The GraphCast source ({given}) {graphcast_src!r} {odd}; move or link it to a "
                         "plain path.")
     # A folder or file on this machine in any spelling (`file:///DIR`, `file://localhost/DIR`, `FILE:///DIR`,
     # `graphcast @ file:/DIR`) is given on as its plain path, so every reader after this one (the comparison, the
@@ -488,28 +491,28 @@ def check_graphcast_src(graphcast_src: str) -> str:
     try:
         local = source_spelling(graphcast_src).local
     except ValueError as exc:
-        raise UserError(f"The GraphCast source (--graphcast-src) {graphcast_src}: {exc}; give a folder or file on "
+        raise UserError(f"The GraphCast source ({given}) {graphcast_src}: {exc}; give a folder or file on "
                         "this machine, or an https:// or git+https:// URL.") from None
     if local is None:
         if any(c.isspace() for c in graphcast_src.replace(" @ ", "@")):
-            raise UserError(f"The GraphCast source (--graphcast-src) '{graphcast_src}' holds whitespace.")
+            raise UserError(f"The GraphCast source ({given}) '{graphcast_src}' holds whitespace.")
         return graphcast_src
     path = local.absolute()
     if path.is_dir():
         if not _is_project(path):
             hint = next((f" Its parent {parent} is one: give that folder." for parent in path.parents[:2]
                          if _is_project(parent)), " Give the folder you cloned GraphCast into.")
-            raise UserError(f"The GraphCast source (--graphcast-src) {path} is a folder without setup.py or "
+            raise UserError(f"The GraphCast source ({given}) {path} is a folder without setup.py or "
                             f"pyproject.toml, so it is not a GraphCast checkout.{hint}")
-        return str(path)
+        return kept_origin(graphcast_src, str(path))
     if path.is_file():
         if not path.name.endswith((".whl", ".tar.gz", ".zip", ".tgz")):
-            raise UserError(f"The GraphCast source (--graphcast-src) {path} is neither a wheel (.whl) nor an "
+            raise UserError(f"The GraphCast source ({given}) {path} is neither a wheel (.whl) nor an "
                             "sdist (.tar.gz, .zip).")
-        return str(path)
+        return kept_origin(graphcast_src, str(path))
     if path.exists():  # a FIFO or a device: neither a checkout nor an archive (`bounded.not_regular` says which)
-        raise UserError(f"The GraphCast source (--graphcast-src) {path}: {bounded.not_regular(path)} or folder.")
-    raise UserError(f"The GraphCast source (--graphcast-src) {graphcast_src}: no such folder or file, and not a "
+        raise UserError(f"The GraphCast source ({given}) {path}: {bounded.not_regular(path)} or folder.")
+    raise UserError(f"The GraphCast source ({given}) {graphcast_src}: no such folder or file, and not a "
                     "URL (git+https://…, https://…).")
 
 

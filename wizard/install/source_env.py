@@ -18,11 +18,50 @@ GRAPHCAST_SRC_VAR = "GC_WIZARD_GRAPHCAST_SRC"
 FIND_LINKS_VAR = "GC_WIZARD_FIND_LINKS"
 
 
+class FromVariable(str):
+    """A source value as the variable gave it, which keeps that variable's name (`variable`) wherever the value
+    goes, so a refusal names what the user set and what to change.
+
+    Why: 38th hostile pass (part B) P3 — a `GC_WIZARD_FIND_LINKS`/`GC_WIZARD_GRAPHCAST_SRC` place another user could
+    swap was refused as `--find-links DIR`/`--graphcast-src SRC`, options never given, and its copy-it fix left the
+    variable pointing at the refused place (as `GC_WIZARD_ASSETS`, `UV_FIND_LINKS` and `PIP_FIND_LINKS` say theirs)."""
+
+    variable: str
+
+    def __new__(cls, value: str, variable: str) -> FromVariable:
+        made = super().__new__(cls, value)
+        made.variable = variable
+        return made
+
+    def __reduce__(self):
+        return FromVariable, (str(self), self.variable)
+
+
+def given_as(value: str, option: str, shown: object = None) -> tuple[str, str | None]:
+    """(how a source value was given — "GC_WIZARD_FIND_LINKS entry DIR", "GC_WIZARD_GRAPHCAST_SRC=SRC" or
+    "--find-links DIR", with `shown` in place of the value when given — and its variable, or None for an option)."""
+    variable = getattr(value, "variable", None)
+    shown = value if shown is None else shown
+    if variable == FIND_LINKS_VAR:
+        return f"{variable} entry {shown}", variable
+    if variable:
+        return f"{variable}={shown}", variable
+    return f"{option} {shown}", None
+
+
+def kept_origin(value: str, new: str) -> str:
+    """`new` (the same source spelt another way, e.g. made absolute) keeping `value`'s variable, if it has one."""
+    variable = getattr(value, "variable", None)
+    return FromVariable(new, variable) if variable else new
+
+
 def env_sources(environ: Mapping[str, str] | None = None) -> tuple[str | None, list[str]]:
-    """(GraphCast source, find-links folders) set in the environment; empty parts are ignored."""
+    """(GraphCast source, find-links folders) set in the environment, each keeping its variable (`FromVariable`);
+    empty parts are ignored."""
     environ = os.environ if environ is None else environ
     src = (environ.get(GRAPHCAST_SRC_VAR) or "").strip() or None
-    return src, split_find_links(environ.get(FIND_LINKS_VAR) or "")
+    return (FromVariable(src, GRAPHCAST_SRC_VAR) if src else None,
+            [FromVariable(link, FIND_LINKS_VAR) for link in split_find_links(environ.get(FIND_LINKS_VAR) or "")])
 
 
 #: A `:` that starts a URL's `//` or a port (`host:8080`) is part of the URL, not a separator.

@@ -18,6 +18,7 @@ from pathlib import Path
 from urllib.parse import quote
 
 from wizard.errors import UserError
+from wizard.install.source_env import given_as
 from wizard.install.source_spelling import source_spelling
 from wizard.installer_files import unplaced_words
 from wizard.security import local_url, source_place
@@ -78,6 +79,12 @@ def _located(location: str, where: Path, resolved: Path) -> str:
     return f"{head} @ {text}" if head else text
 
 
+def _give(variable: str | None) -> str:
+    """What to do with the copy a refusal offers: give it in place of the option, or point the variable at it
+    (copying alone leaves the variable naming the refused place)."""
+    return f"point {variable} at it instead" if variable else "give that instead"
+
+
 def refuse_swappable_sources(recipe, find_links: tuple[str, ...] | list[str], graphcast_src: str | None, *,
                              graphcast: bool = True, graphcast_harm: str = "install (and run) their code"):
     """UserError (exit 2), before anything is read or made, for the first local source another user could swap;
@@ -89,9 +96,11 @@ def refuse_swappable_sources(recipe, find_links: tuple[str, ...] | list[str], gr
     refusal wording)."""
     links = []
     for link in find_links:
-        where = package_place(link, f"--find-links {link}")
+        # named as given, an option or a variable, whose fix is then to point the variable at the copy (`_give`)
+        where = package_place(link, given_as(link, "--find-links")[0])
         if where is not None:
-            link = _located(link, where, refuse_swappable_source(f"--find-links {where}", where, "the wheelhouse"))
+            named, variable = given_as(link, "--find-links", where)
+            link = _located(link, where, refuse_swappable_source(named, where, "the wheelhouse", give=_give(variable)))
         links.append(link)
     # The recipe's own package sources, its wheelhouses and its indexes alike: a `file://` index in another user's
     # folder was installed from while the same folder as `find_links` was refused (28th pass (part B) P1).
@@ -109,12 +118,13 @@ def refuse_swappable_sources(recipe, find_links: tuple[str, ...] | list[str], gr
     if not graphcast:
         return recipe, type(find_links)(links), graphcast_src
     source = graphcast_src or (recipe.graphcast.source if recipe is not None else None)
-    where = local_path(source, "--graphcast-src" if graphcast_src else f"recipe {recipe.id}'s graphcast.source") \
-        if source else None
+    where = local_path(source, given_as(graphcast_src, "--graphcast-src", "")[0].rstrip(" =") if graphcast_src
+                       else f"recipe {recipe.id}'s graphcast.source") if source else None
     if where is not None:
-        named = f"--graphcast-src {where}" if graphcast_src else f"recipe {recipe.id}'s graphcast.source {where}"
+        named, variable = given_as(graphcast_src, "--graphcast-src", where) if graphcast_src else \
+            (f"recipe {recipe.id}'s graphcast.source {where}", None)
         located = _located(source, where, refuse_swappable_source(named, where, "the GraphCast source",
-                                                                  harm=graphcast_harm))
+                                                                  harm=graphcast_harm, give=_give(variable)))
         if graphcast_src:
             graphcast_src = located
         elif located != source:

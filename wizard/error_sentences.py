@@ -75,6 +75,10 @@ def describe_os_error(exc: OSError) -> str:
     if limit is not None:  # not the file's fault: the same limit whatever path was being opened
         return f"cannot open {exc.filename}: {limit}." if exc.filename else f"{limit[0].upper()}{limit[1:]}."
     where = exc.filename or ""
+    if exc.errno in (errno.ENOSPC, errno.EDQUOT) and exc.filename2:
+        # a copy's `sendfile` names its source first and the file it was writing second: the full disk is the
+        # second's (38th hostile pass (part A) P4)
+        where = exc.filename2
     what = _FAULTS.get(exc.errno or 0, exc.strerror or str(exc))
     if exc.errno in (errno.EEXIST, errno.ENOTDIR) and where and os.path.isfile(where):
         what = "it is a file, not a folder"
@@ -108,6 +112,10 @@ def describe_os_error(exc: OSError) -> str:
     if where:
         fix = f"{fix_files}, or choose a folder on another disk" if fix_files else _OTHER_FIXES.get(exc.errno or 0,
                                                                                                    "check that path")
+        if exc.errno in (errno.ENOSPC, errno.EDQUOT):
+            from wizard.full_disk import disk_words  # deferred: only a full disk needs it
+
+            what = f"{what} — {disk_words(where)}"  # the disk of the file being written (38th pass (A) P4)
         return f"cannot use {where}: {what}. To go on, {fix}."
     fix = _FIXES.get(exc.errno or 0, "check the folder, or point GC_WIZARD_HOME at another one")
     if exc.errno in (errno.ENOSPC, errno.EDQUOT):

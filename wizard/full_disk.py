@@ -167,6 +167,15 @@ def full_disk_words(what: str) -> tuple[str, str]:
             "free some space there, or point GC_WIZARD_HOME at another disk")
 
 
+def disk_words(where: str | os.PathLike[str]) -> str:
+    """The disk a write to `where` went to, for a full one: "it is on the tmpfs file system mounted at /mnt/x (`df -h
+    /mnt/x/out`)", from the nearest folder of it that is still there (a failed bundle's folder is removed by then)."""
+    folder = nearest_existing(os.path.dirname(os.path.abspath(where)) or "/")
+    mount = mount_of(folder)
+    on = f"the {mount[1]} file system mounted at {mount[0]}" if mount else f"the disk of {folder}"
+    return f"it is on {on} (`df -h {shell_word(str(folder))}`)"
+
+
 def through_a_link(where: str, state: str) -> str | None:
     """For a path in the state folder that a link in it leads elsewhere (`state/logs/x.log` with `logs -> /d/logs`):
     "it is /d/logs/x.log, through a link in the state folder, on the tmpfs file system mounted at /d (`df -h

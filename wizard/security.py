@@ -350,6 +350,17 @@ def one_line(text: str) -> str:
     return reveal_format_characters(text).replace("\n", "\\u000a").replace("\r", "\\u000d")
 
 
+def shown_path(path: object) -> str:
+    """A path as a sentence shows it: on one line (`one_line`), a newline, carriage return, escape or other control
+    or format character in it written as its escape. The one escaping of a path inside prose; a copy-me command
+    quotes it with `shell_word` instead, which a shell reads back as the same bytes.
+
+    Why: 38th hostile pass (part A) P5 — GC_WIZARD_HOME holding a newline broke `history`'s "No installs yet in the
+    state folder …" across two lines, the second reading as a line of its own (the output layer keeps `\n`, which
+    ends the wizard's own lines)."""
+    return one_line(str(path))
+
+
 #: A carriage return inside a line: text before it and after it on the same line. The wizard's own returns start a
 #: redraw (`\r  12 MiB …`) or end a line (`\r\n`); one in the middle comes from a value (a file name) and would
 #: draw what follows over what precedes it.

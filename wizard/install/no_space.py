@@ -13,6 +13,7 @@ import os
 from pathlib import Path
 
 from wizard.errors import OperationFailed
+from wizard.security import shown_path
 
 NO_ROOM = {errno.ENOSPC: "the disk is full", errno.EDQUOT: "your disk quota is used up"}
 
@@ -59,8 +60,8 @@ def no_room_sentence(what: str, place: Path, why: str) -> str:
     from wizard.full_disk import NO_FILES, NO_FILES_FIX, out_of_files  # deferred: only a full disk needs it
 
     if why == NO_INODES or why == NO_ROOM[errno.ENOSPC] and out_of_files(place):
-        return f"cannot write {what} {place}: {NO_FILES}. To go on, {NO_FILES_FIX}, or give --out on another disk."
-    return f"cannot write {what} {place}: {why} there. Free some space, or give --out on another disk."
+        return f"cannot write {what} {shown_path(place)}: {NO_FILES}. To go on, {NO_FILES_FIX}, or give --out on another disk."
+    return f"cannot write {what} {shown_path(place)}: {why} there. Free some space, or give --out on another disk."
 
 
 def no_room_inside(exc: BaseException, place: Path) -> str | None:

@@ -20,7 +20,7 @@ from wizard.errors import (
     memory_limit_sentence,
     terminal_gone_sentence,
 )
-from wizard.security import cut, make_folders, redact_secrets, write_private_file
+from wizard.security import cut, make_folders, redact_secrets, shown_path, write_private_file
 
 _FAULTS = {
     errno.ENOSPC: "the disk is full",
@@ -73,8 +73,12 @@ def describe_os_error(exc: OSError) -> str:
         return f"{cwd_gone}."
     limit = limit_sentence(exc.errno)
     if limit is not None:  # not the file's fault: the same limit whatever path was being opened
-        return f"cannot open {exc.filename}: {limit}." if exc.filename else f"{limit[0].upper()}{limit[1:]}."
+        return f"cannot open {shown_path(exc.filename)}: {limit}." if exc.filename else f"{limit[0].upper()}{limit[1:]}."
     where = exc.filename or ""
+    if exc.errno in (errno.ENOSPC, errno.EDQUOT) and exc.filename2:
+        # a copy's `sendfile` names its source first and the file it was writing second: the full disk is the
+        # second's (38th hostile pass (part A) P4)
+        where = exc.filename2
     what = _FAULTS.get(exc.errno or 0, exc.strerror or str(exc))
     if exc.errno in (errno.EEXIST, errno.ENOTDIR) and where and os.path.isfile(where):
         what = "it is a file, not a folder"
@@ -98,17 +102,21 @@ def describe_os_error(exc: OSError) -> str:
 
         linked = through_a_link(str(where), state)
         if linked:  # `logs -> /scratch/…`: the disk that is full is the link's, not the state folder's
-            return f"cannot write {where}: {what} — {linked}. To go on, free some space there, or point that link " \
+            return f"cannot write {shown_path(where)}: {what} — {linked}. To go on, free some space there, or point that link " \
                    "at a folder on another disk."
     if where and str(where).startswith(state):
         fix = _FIXES.get(exc.errno or 0, "check the folder, or point GC_WIZARD_HOME at another one")
         fix = f"{fix_files}, or point GC_WIZARD_HOME at another disk" if fix_files else fix
-        inside = "" if str(where).rstrip("/") == state.rstrip("/") else f" ({where})"
-        return f"cannot use the state folder {state}: {what}{inside}. To go on, {fix}."
+        inside = "" if str(where).rstrip("/") == state.rstrip("/") else f" ({shown_path(where)})"
+        return f"cannot use the state folder {shown_path(state)}: {what}{inside}. To go on, {fix}."
     if where:
         fix = f"{fix_files}, or choose a folder on another disk" if fix_files else _OTHER_FIXES.get(exc.errno or 0,
                                                                                                    "check that path")
-        return f"cannot use {where}: {what}. To go on, {fix}."
+        if exc.errno in (errno.ENOSPC, errno.EDQUOT):
+            from wizard.full_disk import disk_words  # deferred: only a full disk needs it
+
+            what = f"{what} — {disk_words(where)}"  # the disk of the file being written (38th pass (A) P4)
+        return f"cannot use {shown_path(where)}: {what}. To go on, {fix}."
     fix = _FIXES.get(exc.errno or 0, "check the folder, or point GC_WIZARD_HOME at another one")
     if exc.errno in (errno.ENOSPC, errno.EDQUOT):
         # A write through an open file names no path (sixteenth hostile pass P8): the places it can only have gone

@@ -18,7 +18,7 @@ from pathlib import Path
 
 from wizard import paths
 from wizard.paths import mount_of
-from wizard.security import shell_word
+from wizard.security import shell_word, shown_path
 
 #: Below this much free space (or with no free inode) a file system counts as full: a write of a log line or a
 #: wheel's next block fails there.
@@ -29,7 +29,7 @@ def write_places() -> list[tuple[str, Path]]:
     """(how the user knows it, real folder) of every place gc-wizard writes in: the state folder, each folder in it
     that is a link to another place (`logs`, `envs`, `assets`, …) where it leads, and the temporary folder."""
     state = paths.state_dir()
-    places = [(f"the state folder {state}", Path(os.path.realpath(state)))]
+    places = [(f"the state folder {shown_path(state)}", Path(os.path.realpath(state)))]
     try:
         with os.scandir(state) as entries:
             links = sorted(Path(e.path) for e in entries if e.is_symlink())
@@ -37,12 +37,12 @@ def write_places() -> list[tuple[str, Path]]:
         links = []
     for link in links:
         if link.is_dir():
-            places.append((f"the state's {link.name}/ (a link to {os.path.realpath(link)})",
+            places.append((f"the state's {shown_path(link.name)}/ (a link to {shown_path(os.path.realpath(link))})",
                            Path(os.path.realpath(link))))
     # TMPDIR as set: `tempfile.gettempdir()` passes over a folder it cannot write a file in — a full one — and named
     # /tmp instead of the TMPDIR that was full (22nd hostile pass P7).
     tmp = os.environ.get("TMPDIR") or tempfile.gettempdir()
-    places.append((f"the temporary folder {tmp}", Path(os.path.realpath(tmp))))
+    places.append((f"the temporary folder {shown_path(tmp)}", Path(os.path.realpath(tmp))))
     return places
 
 
@@ -123,7 +123,8 @@ def no_room_advice(text: str) -> str | None:
     folder = os.path.dirname(place.rstrip("/")) or "/"
     existing = nearest_existing(folder)  # the failed step's folders may be gone already
     mount = mount_of(existing)
-    disk = f"the {mount[1]} file system mounted at {mount[0]}" if mount else f"the disk of {existing}"
+    disk = (f"the {mount[1]} file system mounted at {shown_path(mount[0])}" if mount
+            else f"the disk of {shown_path(existing)}")
     if why == "the disk is full" and out_of_files(existing):
         return (f"The installer stopped because no more files can be made on {disk}: it has room, but its count of "
                 f"files (inodes) is used up (`df -i {shell_word(mount[0] if mount else str(existing))}`); {NO_FILES_FIX}, or use another disk.")
@@ -149,7 +150,7 @@ def full_disk_words(what: str) -> tuple[str, str]:
         said = []
         for name, folder in full:
             mount = mount_of(folder)
-            on = f", on the {mount[1]} file system mounted at {mount[0]}" if mount else ""
+            on = f", on the {mount[1]} file system mounted at {shown_path(mount[0])}" if mount else ""
             files = out_of_files(folder)
             said.append(f"{name}{on} (`df -{'i' if files else 'h'} {shell_word(str(folder))}`"
                         + (": it has room, but no more files can be made there, its count of files (inodes) is used up)"
@@ -167,6 +168,15 @@ def full_disk_words(what: str) -> tuple[str, str]:
             "free some space there, or point GC_WIZARD_HOME at another disk")
 
 
+def disk_words(where: str | os.PathLike[str]) -> str:
+    """The disk a write to `where` went to, for a full one: "it is on the tmpfs file system mounted at /mnt/x (`df -h
+    /mnt/x/out`)", from the nearest folder of it that is still there (a failed bundle's folder is removed by then)."""
+    folder = nearest_existing(os.path.dirname(os.path.abspath(where)) or "/")
+    mount = mount_of(folder)
+    on = f"the {mount[1]} file system mounted at {shown_path(mount[0])}" if mount else f"the disk of {shown_path(folder)}"
+    return f"it is on {on} (`df -h {shell_word(str(folder))}`)"
+
+
 def through_a_link(where: str, state: str) -> str | None:
     """For a path in the state folder that a link in it leads elsewhere (`state/logs/x.log` with `logs -> /d/logs`):
     "it is /d/logs/x.log, through a link in the state folder, on the tmpfs file system mounted at /d (`df -h
@@ -177,5 +187,5 @@ def through_a_link(where: str, state: str) -> str | None:
         return None
     folder = real if os.path.isdir(real) else os.path.dirname(real)
     mount = mount_of(Path(folder))
-    on = f", on the {mount[1]} file system mounted at {mount[0]}" if mount else ""
-    return f"it is {real}, through a link in the state folder{on} (`df -h {shell_word(folder)}`)"
+    on = f", on the {mount[1]} file system mounted at {shown_path(mount[0])}" if mount else ""
+    return f"it is {shown_path(real)}, through a link in the state folder{on} (`df -h {shell_word(folder)}`)"

@@ -32,7 +32,14 @@ from pathlib import Path
 
 from wizard.errors import OperationFailed, UserError
 from wizard.paths import state_dir, swappable_ancestor
-from wizard.security import OWN_DESCRIPTOR, PRIVATE_MODE, expand_home, keep_local_path, write_private_file
+from wizard.security import (
+    OWN_DESCRIPTOR,
+    PRIVATE_MODE,
+    expand_home,
+    keep_local_path,
+    shown_path,
+    write_private_file,
+)
 from wizard.source_trust import refuse_swappable_destination
 
 #: A file other users may read (a module file a group loads, a kernel spec): no group/other write.
@@ -57,7 +64,7 @@ def write_output_file(path: str | os.PathLike[str], text: str, *, what: str, mod
         if not _write_held(target, text):
             write_private_file(target, text, mode=mode)
     except OSError as exc:
-        shown = given if checked == target else f"{given} (a link to {target})"
+        shown = shown_path(given) if checked == target else f"{shown_path(given)} (a link to {shown_path(target)})"
         if exc.errno == errno.ENXIO and _is_fifo(target):  # its reader left since the check (or none was made)
             raise OperationFailed(f"cannot write {what} {shown}: {_NO_READER}.") from None
         # which kind of full, and what to do (23rd hostile pass P6); a device (/dev/full) keeps its own words

@@ -25,6 +25,7 @@ from wizard.security import (
     known_home,
     make_folders,
     shell_word,
+    shown_path,
     strip_acls,
     write_beside,
 )
@@ -88,7 +89,7 @@ def state_words() -> str:
         why = "from XDG_DATA_HOME; GC_WIZARD_HOME is not set"
     else:
         why = "GC_WIZARD_HOME is not set"
-    return f"the state folder {folder} ({why})"
+    return f"the state folder {shown_path(folder)} ({why})"  # on one line (38th hostile pass (part A) P5)
 
 
 class StateNotWritable(OperationFailed):
@@ -134,7 +135,7 @@ def pseudo_words(folder: str | os.PathLike[str]) -> str | None:
     mount = mount_of(probe)
     if mount is None or mount[1] not in PSEUDO_FILE_SYSTEMS:
         return None
-    return f"{mount[0]} is the kernel's {mount[1]} file system (not a disk), where no file or folder can be made"
+    return f"{shown_path(mount[0])} is the kernel's {mount[1]} file system (not a disk), where no file or folder can be made"
 
 
 def process_relative(path: str | os.PathLike[str]) -> str | None:
@@ -231,7 +232,8 @@ def _blocked_words(blocked: Path) -> str:
     pseudo = pseudo_words(blocked)
     if pseudo is not None:
         return pseudo
-    return f"{blocked} is on a read-only file system" if _read_only(blocked) else f"you cannot write in {blocked}"
+    shown = shown_path(blocked)
+    return f"{shown} is on a read-only file system" if _read_only(blocked) else f"you cannot write in {shown}"
 
 
 #: The mount options under which no environment works, each with what it breaks: the one check of a mount's
@@ -629,7 +631,7 @@ def temporary_variable() -> str | None:
 
 def temporary_words(place: object) -> str:
     """`the temporary folder (TEMP) /x`: the folder with the variable it came from (TMPDIR when none is set)."""
-    return f"the temporary folder ({temporary_variable() or 'TMPDIR'}) {place}"
+    return f"the temporary folder ({temporary_variable() or 'TMPDIR'}) {shown_path(place)}"
 
 
 class UnusableTemporaryFolder(UserError):

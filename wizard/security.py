@@ -366,6 +366,17 @@ def one_line(text: str) -> str:
     return reveal_format_characters(text).replace("\n", "\\u000a").replace("\r", "\\u000d")
 
 
+def shown_path(path: object) -> str:
+    """A path as a sentence shows it: on one line (`one_line`), a newline, carriage return, escape or other control
+    or format character in it written as its escape. The one escaping of a path inside prose; a copy-me command
+    quotes it with `shell_word` instead, which a shell reads back as the same bytes.
+
+    Why: 38th hostile pass (part A) P5 — GC_WIZARD_HOME holding a newline broke `history`'s "No installs yet in the
+    state folder …" across two lines, the second reading as a line of its own (the output layer keeps `\n`, which
+    ends the wizard's own lines)."""
+    return one_line(str(path))
+
+
 #: A carriage return inside a line: text before it and after it on the same line. The wizard's own returns start a
 #: redraw (`\r  12 MiB …`) or end a line (`\r\n`); one in the middle comes from a value (a file name) and would
 #: draw what follows over what precedes it.
@@ -613,11 +624,9 @@ def write_beside(path: str | os.PathLike[str], text: str, *, encoding: str = "ut
                 if durable:
                     os.fsync(handle.fileno())
         except OSError as exc:
-            if exc.filename is not None:
-                raise
             # A write through the open file names no path: said by the file being written, so a full disk is the
             # one it is on and not "one of the places gc-wizard writes in" (22nd hostile pass P7).
-            raise OSError(exc.errno, exc.strerror, str(target)) from None
+            raise said_of(exc, target) from None
         try:
             os.replace(tmp, target)
         except OSError as exc:  # said by the file the user knows, not the temporary one (gone by the time it is said)
@@ -631,6 +640,42 @@ def write_beside(path: str | os.PathLike[str], text: str, *, encoding: str = "ut
     if durable:
         _sync_folder(target.parent)
     return target
+
+
+#: The errors of a write that found no room: the file being written is on the disk that is full, whatever the error
+#: names (a copy's `sendfile` names its source, not the full destination).
+_NO_ROOM_ERRNOS = frozenset({errno.ENOSPC, errno.EDQUOT})
+
+
+def said_of(exc: OSError, path: str | os.PathLike[str]) -> OSError:
+    """`exc` as the error of writing `path`: `exc` itself when it names its own file, else the same error naming
+    `path` (a write through an open file, a zip's blocks, a copy's `sendfile`, names none, or its source).
+
+    Why: 38th hostile pass (part A) P4 — a full disk while a bundle's wheels were zipped raised ENOSPC with no file,
+    and the sentence for a pathless full disk named the state folder and /tmp, never the --out being written; with
+    the path the sentence names that path's disk (`error_sentences.describe_os_error`)."""
+    shown = os.fspath(path)
+    if exc.filename is not None and not (exc.errno in _NO_ROOM_ERRNOS and exc.filename != shown):
+        return exc
+    return OSError(exc.errno, exc.strerror, shown)
+
+
+class writing:  # lower case: used as `with writing(path):`, as a function would be
+    """`with writing(path): …` — an OSError of the block is raised as the error of writing `path` (`said_of`): for
+    the writes that go through an open file or a library's own (zip archives, copies), which name no file."""
+
+    def __init__(self, path: str | os.PathLike[str]) -> None:
+        self.path = path
+
+    def __enter__(self) -> None:
+        return None
+
+    def __exit__(self, kind: object, exc: BaseException | None, trace: object) -> bool:
+        if isinstance(exc, OSError):
+            said = said_of(exc, self.path)
+            if said is not exc:
+                raise said from None
+        return False
 
 
 #: One of this process's own descriptors by path (`/dev/fd/1`, `/proc/self/fd/1`, where `/dev/stdout` leads).

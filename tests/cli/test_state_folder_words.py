@@ -59,3 +59,15 @@ async def test_the_apps_history_screen_names_the_folder_too(isolated_state):
         await pilot.pause()
         text = " ".join(screen_text(app).split())
         assert f"No installs yet in the state folder {isolated_state} (set by GC_WIZARD_HOME)" in text
+
+
+def test_history_shows_a_state_folder_holding_controls_on_one_line(tmp_path):
+    """38th hostile pass (part A) P5: GC_WIZARD_HOME holding a newline broke the sentence across two lines; the path
+    in the prose is escaped, and the copy-me commands beside it still quote it as the shell reads it back."""
+    for control, escape in (("\n", "\\u000a"), ("\r", "\\u000d"), ("\x1b", "\\u001b"), ("\x9b", "\\u009b")):
+        home = tmp_path / f"h{control}15"
+        done = run_inproc("history", env={"GC_WIZARD_HOME": str(home)})
+        assert done.returncode == 0, done.stderr
+        line = next(row for row in done.stdout.splitlines() if row.startswith("No installs yet"))
+        assert f"in the state folder {tmp_path}/h{escape}15 (set by GC_WIZARD_HOME)." in line, repr(done.stdout)
+        assert control not in done.stdout.rstrip("\n"), repr(done.stdout)  # its one line, ended as every line is

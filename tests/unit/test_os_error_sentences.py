@@ -9,6 +9,7 @@ from pathlib import Path
 
 from wizard import paths
 from wizard.error_sentences import describe_os_error
+from wizard.security import shell_word
 
 
 def test_a_full_disk_without_a_path_names_the_folders_it_can_be_and_how_to_tell():
@@ -22,7 +23,19 @@ def test_a_full_disk_without_a_path_names_the_folders_it_can_be_and_how_to_tell(
         assert f"`df -h {os.path.realpath(state)} {os.path.realpath(tmp)}` shows which" in sentence
         assert sentence.endswith(".")
     named = describe_os_error(OSError(errno.ENOSPC, "full", "/scratch/me/out.nc"))
-    assert named.startswith("cannot use /scratch/me/out.nc: the disk is full") and "df -h" not in named
+    assert named.startswith("cannot use /scratch/me/out.nc: the disk is full") and "the state folder" not in named
+
+
+def test_a_full_disk_with_a_path_names_that_paths_disk_and_a_copy_its_destination(tmp_path):
+    """38th hostile pass (part A) P4: a full disk is said of the file being written and its disk (the nearest
+    folder still there, as a failed bundle's is removed by then); a copy's `sendfile` error names its source first,
+    and the full disk is the destination's (its second file)."""
+    gone = tmp_path / "out" / "b" / "wizard" / "x.whl"
+    named = describe_os_error(OSError(errno.ENOSPC, "full", str(gone)))
+    assert named.startswith(f"cannot use {gone}: the disk is full — it is on the ") and f"`df -h {shell_word(str(tmp_path))}`" in named
+    assert "GC_WIZARD_HOME" not in named and "the temporary folder" not in named, named
+    copied = describe_os_error(OSError(errno.ENOSPC, "full", "/src/model.npz", None, str(gone)))
+    assert copied.startswith(f"cannot use {gone}: the disk is full") and "/src/model.npz" not in copied, copied
 
 
 def _linked_logs(target: Path) -> Path:

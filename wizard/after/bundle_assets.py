@@ -17,7 +17,7 @@ from pathlib import Path
 from wizard.after import assets
 from wizard.install.bundle import ASSETS, add_files
 from wizard.outputs import SHARED_MODE, write_destination
-from wizard.security import make_folders, shell_word
+from wizard.security import make_folders, shell_word, writing
 
 
 def bundle_files_words() -> str:
@@ -71,7 +71,8 @@ def add_assets(bundle: Path, *, source: str | None, model: str | None, dataset: 
         make_folders(target.parent)
         tmp = target.with_name(target.name + ".part")
         tmp.unlink(missing_ok=True)  # copyfile would write through a link left at that name (wizard.outputs)
-        shutil.copyfile(fetched.path, tmp)
+        with writing(tmp):  # a full disk said of the bundle's file, not the source's (38th pass (A) P4)
+            shutil.copyfile(fetched.path, tmp)
         os.replace(tmp, target)
         lines.append(f"{fetched.sha256 or assets.sha256_of(target)}  {relpath}")
     write_destination(folder / assets.SUMS_FILE, "\n".join(lines) + "\n", what="the bundle's asset sums",

@@ -23,6 +23,7 @@ from wizard.install.lockfile import check_lock_out as check_lock_out
 from wizard.install.lockfile import check_python_version
 from wizard.install.lockfile import compile_lock as compile_lock
 from wizard.install.lockfile import default_lock_name as default_lock_name
+from wizard.install.no_space import NoRoom, no_room_inside, no_room_sentence
 from wizard.install.plan import default_installer, graphcast_install_arg
 from wizard.install.sources import checkout_caution, read_identity
 from wizard.recipes.alternatives import apply_alternative
@@ -161,9 +162,14 @@ def make_offline_bundle(recipe: Recipe, out: Path, *, python: str, graphcast_src
                 say(f"    {name}")
             manifest = read_manifest(out, making=True)
         finish_bundle(out)
-    except BaseException:
+    except BaseException as exc:
         if more:
+            # a write in --out that found no room, said of the bundle as its wheels' and lock's are; asked before the
+            # clean-up frees the room (38th hostile pass (part A) P4: the state folder and /tmp were blamed)
+            why = no_room_inside(exc, Path(expand_home(out)).absolute())
             discard_bundle(out, made)
+            if why:
+                raise NoRoom(no_room_sentence("the bundle", Path(expand_home(out)).absolute(), why), why) from None
         raise
     return BundleMade(out=out, manifest=manifest, installer_log=installer_log, wizard_wheels=wizard_wheels,
                       assets=with_assets)

@@ -13,6 +13,7 @@ import os
 from pathlib import Path
 
 from wizard.errors import OperationFailed
+from wizard.security import shown_path
 
 NO_ROOM = {errno.ENOSPC: "the disk is full", errno.EDQUOT: "your disk quota is used up"}
 
@@ -59,5 +60,26 @@ def no_room_sentence(what: str, place: Path, why: str) -> str:
     from wizard.full_disk import NO_FILES, NO_FILES_FIX, out_of_files  # deferred: only a full disk needs it
 
     if why == NO_INODES or why == NO_ROOM[errno.ENOSPC] and out_of_files(place):
-        return f"cannot write {what} {place}: {NO_FILES}. To go on, {NO_FILES_FIX}, or give --out on another disk."
-    return f"cannot write {what} {place}: {why} there. Free some space, or give --out on another disk."
+        return f"cannot write {what} {shown_path(place)}: {NO_FILES}. To go on, {NO_FILES_FIX}, or give --out on another disk."
+    return f"cannot write {what} {shown_path(place)}: {why} there. Free some space, or give --out on another disk."
+
+
+def no_room_inside(exc: BaseException, place: Path) -> str | None:
+    """`no_room` for a failed write whose file lies in `place` (a bundle's --out): a `NoRoom` (said already of
+    `place` by its writer) or an OSError naming a file there; None for one elsewhere (the state's asset cache, the
+    temporary folder), which its own sentence names by its path, and for one that names no file.
+
+    Why by the file: 38th hostile pass (part A) P4 — gc-wizard's own wheels filled --out's disk, and the sentence
+    named the state folder and /tmp; a full disk is said of the place the failed write was in, and no other."""
+    if isinstance(exc, NoRoom):
+        return exc.why
+    if not isinstance(exc, OSError):
+        return None
+    written = exc.filename2 if exc.errno in NO_ROOM and exc.filename2 is not None else exc.filename
+    if written is None:
+        return None
+    real = os.path.abspath(os.fsdecode(written))
+    root = os.path.abspath(place)
+    if real != root and not real.startswith(root.rstrip("/") + "/"):
+        return None
+    return no_room(exc, place)

@@ -33,7 +33,7 @@ from packaging.utils import canonicalize_name
 from wizard import __version__, paths
 from wizard.bounded import loads_json
 from wizard.errors import OperationFailed
-from wizard.security import make_folders
+from wizard.security import make_folders, writing
 from wizard.tree_walk import walk
 
 #: The bundle's folder for them.
@@ -53,7 +53,9 @@ def _digest(data: bytes) -> str:
 
 
 class _Wheel:
-    """A wheel being written: each file added with its RECORD line, RECORD last."""
+    """A wheel being written: each file added with its RECORD line, RECORD last. A write that fails (a full disk) is
+    said of the wheel's file (`security.writing`): the zip's writes name none, and the sentence for a full disk with
+    no file named the state folder and /tmp, never the --out being filled (38th hostile pass (part A) P4)."""
 
     def __init__(self, path: Path, dist_info: str) -> None:
         self.path, self.dist_info, self.records = path, dist_info, []
@@ -63,14 +65,18 @@ class _Wheel:
         info = zipfile.ZipInfo(name, date_time=(1980, 1, 1, 0, 0, 0))
         info.external_attr = (0o100000 | mode) << 16
         info.compress_type = zipfile.ZIP_DEFLATED
-        self.zip.writestr(info, data)
+        with writing(self.path):
+            self.zip.writestr(info, data)
         self.records.append(f"{name},{_digest(data)},{len(data)}")
 
     def close(self) -> None:
         record = f"{self.dist_info}/RECORD"
-        self.zip.writestr(zipfile.ZipInfo(record, date_time=(1980, 1, 1, 0, 0, 0)),
-                          "\n".join([*self.records, f"{record},,"]) + "\n")
-        self.zip.close()
+        with writing(self.path):
+            try:
+                self.zip.writestr(zipfile.ZipInfo(record, date_time=(1980, 1, 1, 0, 0, 0)),
+                                  "\n".join([*self.records, f"{record},,"]) + "\n")
+            finally:
+                self.zip.close()
 
 
 def _requirements(texts: list[str] | None, extras: frozenset[str] | set[str] = frozenset()) -> list[Requirement]:

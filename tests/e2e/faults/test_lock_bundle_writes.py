@@ -13,6 +13,7 @@ import json
 import os
 import shutil
 import subprocess
+import zipfile
 
 import pytest
 
@@ -21,7 +22,7 @@ from tests.fixtures.state import last_json
 from wizard import full_disk
 from wizard.errors import OperationFailed
 from wizard.install import bundle
-from wizard.install.no_space import NO_INODES, NoRoom, no_room
+from wizard.install.no_space import NO_INODES, NoRoom, no_room, no_room_inside
 
 
 def _lock(tiny, out, *extra):
@@ -147,6 +148,60 @@ def test_a_bundle_onto_a_full_disk_names_the_bundle_and_leaves_nothing(tiny, tmp
         assert "resolve" not in error and sorted(p.name for p in disk.iterdir()) == ["fill"]
     finally:
         subprocess.run(["umount", str(disk)], check=False)
+
+
+def test_a_full_disk_while_gc_wizards_own_wheels_are_zipped_names_the_bundle(tiny, tmp_path, monkeypatch):
+    """38th hostile pass (part A) P4: the zip's writes of gc-wizard's own wheels name no file, and the sentence for
+    a full disk with no file named the state folder and /tmp ("point GC_WIZARD_HOME at another disk"), never --out."""
+    out = tmp_path / "bun"
+    real = zipfile.ZipFile.writestr
+
+    def writestr(self, name, data, *args, **kwargs):
+        if os.fspath(self.filename).startswith(str(out / "wizard")):  # gc-wizard's own wheels only
+            raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))  # as a zip's write says it: no file
+        return real(self, name, data, *args, **kwargs)
+
+    monkeypatch.setattr(zipfile.ZipFile, "writestr", writestr)
+    proc = _bundle(tiny, out)
+    _clean(proc)
+    error = last_json(proc)["error"]
+    assert proc.returncode == 1 and error.startswith(f"cannot write the bundle {out}: the disk is full there"), error
+    assert "GC_WIZARD_HOME" not in error and "temporary folder" not in error and not out.exists()
+
+
+def test_a_bundle_whose_own_wheels_fill_its_disk_names_the_bundle(tiny, tmp_path):
+    """38th hostile pass (part A) P4 on a real disk: a 3 MiB tmpfs holds the recipe's wheels, not gc-wizard's own,
+    and the clean-up frees it again, so a sentence naming no place had no full disk left for its `df` to show."""
+    if os.geteuid() != 0 or not shutil.which("mount"):
+        pytest.skip("a tmpfs needs root and mount(8), as on the CI machine")
+    disk = tmp_path / "disk"
+    disk.mkdir()
+    proc = subprocess.run(["mount", "-t", "tmpfs", "-o", "size=3m", "tmpfs", str(disk)], capture_output=True, text=True)
+    if proc.returncode != 0:
+        pytest.skip(f"this machine refuses the mount ({proc.stderr.strip()})")
+    try:
+        out = disk / "bun"
+        proc = _bundle(tiny, out)
+        _clean(proc)
+        if proc.returncode == 0:
+            pytest.skip("the bundle fit in 3 MiB here (gc-wizard's own wheels are smaller than on CI)")
+        error = last_json(proc)["error"]
+        assert proc.returncode == 1 and error.startswith(f"cannot write the bundle {out}: the disk is full"), error
+        assert "GC_WIZARD_HOME" not in error and list(disk.iterdir()) == []
+    finally:
+        subprocess.run(["umount", str(disk)], check=False)
+
+
+def test_a_full_disk_is_said_of_the_bundle_only_for_a_write_inside_it(tmp_path):
+    out = tmp_path / "bun"
+    full = errno.ENOSPC, os.strerror(errno.ENOSPC)
+    assert no_room_inside(OSError(*full, str(out / "wizard" / "a.whl")), out) == "the disk is full"
+    assert no_room_inside(OSError(*full, "/src/m.npz", None, str(out / "assets" / "m.part")), out) == "the disk is full"
+    assert no_room_inside(OSError(*full, str(tmp_path / "state" / "assets" / "m.part")), out) is None
+    assert no_room_inside(OSError(*full, str(tmp_path / "bundle")), out) is None  # a name that only starts alike
+    assert no_room_inside(OSError(*full), out) is None  # no file: said by the places it can be
+    assert no_room_inside(OperationFailed("No space left on device"), out) is None
+    assert no_room_inside(NoRoom("cannot write the bundle …", "the disk is full"), out) == "the disk is full"
 
 
 def test_inodes_used_up_mid_bundle_are_named_though_the_clean_up_frees_them(tiny, tmp_path, monkeypatch):

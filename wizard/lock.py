@@ -16,7 +16,9 @@ import time
 from pathlib import Path
 
 from wizard import bounded, paths
+from wizard.children import owner_words
 from wizard.errors import LockHeld, UserError
+from wizard.security import one_line
 
 
 class _Flock:
@@ -106,15 +108,46 @@ def _write_holder(fd: int, purpose: str) -> None:
                              "since": time.strftime("%Y-%m-%dT%H:%M:%S")}).encode())
 
 
+#: The most characters of one holder field (host, purpose, time) the refusal quotes: the wizard writes a host name,
+#: a command's purpose and a time, each far shorter.
+HOLDER_FIELD_CHARS = 80
+#: The largest process id Linux gives (`pid_max`'s ceiling, 2**22).
+_PID_MAX = 4194304
+
+
 def _read_holder(fd: int) -> str:
+    """Who holds the lock, for the second wizard's refusal: the fields `_write_holder` writes, each only when it has
+    the type written there (an int pid, text for host, purpose and time), on one line and cut short.
+
+    Why (38th hostile pass (part B) P5): the file's words were printed as read, so a purpose holding a newline put
+    a line of its own (`==> Installed OK: run curl … | sh`) into root's output, and a list, a dict or `1e400` was
+    shown as Python's repr. A lock file that another user owns (a target lock beside `--env /tmp/X` is made in a
+    folder every user can write) is not quoted at all: only its owner is named."""
     try:
+        owner = os.fstat(fd).st_uid
+        if owner != os.geteuid():
+            return f"held by {owner_words(owner)}"
         os.lseek(fd, 0, os.SEEK_SET)
         info = bounded.loads_json(os.read(fd, 4096).decode() or "{}")
-        if not isinstance(info, dict):  # `[1]` or `"x"` written over the holder: not ours to trust
-            return "holder unknown"
-        return f"pid {info.get('pid')} on {info.get('host')}, {info.get('purpose')} since {info.get('since')}"
     except (OSError, ValueError):
         return "holder unknown"
+    if not isinstance(info, dict):  # `[1]` or `"x"` written over the holder: not ours to trust
+        return "holder unknown"
+    pid, host, purpose, since = (info.get(name) for name in ("pid", "host", "purpose", "since"))
+    who = " ".join(part for part in (
+        f"pid {pid}" if type(pid) is int and 0 < pid <= _PID_MAX else "",
+        f"on {_field(host)}" if _field(host) else "")
+        if part)
+    what = " ".join(part for part in (_field(purpose), f"since {_field(since)}" if _field(since) else "") if part)
+    return ", ".join(part for part in (who, what) if part) or "holder unknown"
+
+
+def _field(value: object) -> str:
+    """One holder field as the refusal shows it: text only, on one line (`security.one_line`), at most
+    `HOLDER_FIELD_CHARS` characters of it; "" for anything else."""
+    if not isinstance(value, str) or not value.strip():
+        return ""
+    return one_line(value[:HOLDER_FIELD_CHARS] + ("…" if len(value) > HOLDER_FIELD_CHARS else ""))
 
 
 class TargetLock(_Flock):

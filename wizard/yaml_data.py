@@ -17,6 +17,13 @@ from wizard import bounded, paths
 from wizard.patterns import LazyPattern, plain_whole_number
 from wizard.security import show_characters
 
+TYPE_CHECKING = False  # `typing.TYPE_CHECKING` without importing `typing` (start-up time, issue 23)
+if TYPE_CHECKING:
+    from collections.abc import Callable
+    from typing import Any, TypeVar
+
+    T = TypeVar("T")
+
 
 class YAMLError(ValueError):
     """A file that is not YAML, or not the data expected; PyYAML's own errors are turned into this."""
@@ -147,8 +154,20 @@ def _wizard_error(exc) -> YAMLError:
                      line=line, problem=problem)
 
 
-def load_table(path: Path):
-    """The data in one of the wizard's YAML tables, from the JSON cache when it is as new as the file.
+#: What a table's parser (`load_table`'s `parse`) raises for data of the wrong shape: a missing key or row, a value of
+#: the wrong type, a number that is no number (`float("x")`, `Version("x")`) or out of range.
+SHAPE_ERRORS = (LookupError, TypeError, ValueError, AttributeError, ArithmeticError)
+
+
+def load_table(path: Path, parse: Callable[[Any], T]) -> T:
+    """`parse` of the data in one of the wizard's YAML tables, from the JSON cache when it is as new as the file.
+
+    `parse` is the table's own reader: it turns the data into what its caller uses, and raises one of
+    `SHAPE_ERRORS` for data of the wrong shape. The cache is used only when its data passes `parse`: a cache whose
+    data was swapped or cut short while its key still matched was trusted, so `detect` blamed the intact YAML in the
+    package ("the model memory table …/model_memory.yaml is unreadable") and `detect --assume-driver` stopped as "a
+    bug" (38th hostile pass (part B) P4). Such a cache is parsed again from the YAML and rewritten, like an
+    unreadable one; what `parse` raises on the YAML's own data goes to the caller, whose words name the YAML.
 
     The cache file is named by the table's name and its file's device and inode, so two copies of the wizard that
     share a state folder (a pipx install and a development checkout) keep a cache each: named by the table's name
@@ -157,22 +176,23 @@ def load_table(path: Path):
     key = {"path": str(path), "size": stat.st_size, "mtime_ns": stat.st_mtime_ns}
     tables = paths.state_subfolder("cache", "tables")  # None: no state, or a cache another user could swap
     if tables is None:
-        return load_data(path.read_text(encoding="utf-8"))
+        return parse(load_data(path.read_text(encoding="utf-8")))
     cache = tables / f"{path.stem}-{stat.st_dev:x}-{stat.st_ino:x}.json"
     try:
         # the one bounded reader (`bounded.read_json`): a FIFO or a link to /dev/zero there hung or filled `detect`,
         # and a deep one ended it in "a bug" (30th hostile pass (part A) P3/P4); any of them is only a cache, parsed again
         cached = bounded.read_json(cache, bounded.CACHE_BYTES)
-        if cached.get("key") == key:
-            return cached["data"]
-    except (OSError, ValueError, AttributeError, KeyError):
-        pass  # no cache yet, or an unreadable one: parse the YAML
+        if isinstance(cached, dict) and cached.get("key") == key and "data" in cached:
+            return parse(cached["data"])
+    except (OSError, *SHAPE_ERRORS):
+        pass  # no cache yet, an unreadable one, or data not of the table's shape: parse the YAML
     data = load_data(path.read_text(encoding="utf-8"))
+    parsed = parse(data)  # before the cache is written: a cache holds only data its table's reader takes
     try:  # a new file (O_EXCL, O_NOFOLLOW) then a rename: never an open of a name another user could have linked
         paths.write_state_cache(cache, json.dumps({"key": key, "data": data}))
     except (OSError, TypeError, ValueError):  # a read-only state folder, or data JSON cannot hold: no cache
         pass
-    return data
+    return parsed
 
 
 def dump_data(data) -> str:

@@ -46,10 +46,10 @@ if reader == "table cache":
     from wizard import yaml_data
     table = root / "t.yaml"
     table.write_text("- 1\n")
-    yaml_data.load_table(table)
+    yaml_data.load_table(table, lambda data: data)
     info = table.stat()
     place(root / "state" / "cache" / "tables" / f"t-{info.st_dev:x}-{info.st_ino:x}.json")
-    result = yaml_data.load_table(table)
+    result = yaml_data.load_table(table, lambda data: data)
 elif reader == "download sizes":
     from wizard.install.cost import _SizeCache
     cache = _SizeCache("index", "cp311", "x86_64")

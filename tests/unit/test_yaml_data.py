@@ -11,6 +11,11 @@ import pytest
 from wizard import yaml_data
 
 
+def _as_is(data):
+    """A table reader that takes any data (these tests are about the cache, not a table's shape)."""
+    return data
+
+
 @pytest.fixture
 def home(tmp_path, monkeypatch):
     monkeypatch.setenv("GC_WIZARD_HOME", str(tmp_path / "home"))
@@ -20,24 +25,24 @@ def home(tmp_path, monkeypatch):
 def test_a_table_is_parsed_once_then_read_from_the_cache_until_the_file_changes(tmp_path, home):
     table = tmp_path / "needs.yaml"
     table.write_text("# source: a comment the cache need not keep\nmodels:\n  - id: a\n    gpu_gb: 12\n")
-    assert yaml_data.load_table(table) == {"models": [{"id": "a", "gpu_gb": 12}]}
+    assert yaml_data.load_table(table, _as_is) == {"models": [{"id": "a", "gpu_gb": 12}]}
     (cache,) = (home / "cache" / "tables").glob("needs-*.json")
     table.write_text("models:\n  - id: b\n    gpu_gb: 40\n")  # other size: the cache no longer matches
     os.utime(table, ns=(1, 1))
-    assert yaml_data.load_table(table) == {"models": [{"id": "b", "gpu_gb": 40}]}
+    assert yaml_data.load_table(table, _as_is) == {"models": [{"id": "b", "gpu_gb": 40}]}
 
 
 def test_a_damaged_cache_or_an_unwritable_state_folder_costs_only_the_parse(tmp_path, home, monkeypatch):
     table = tmp_path / "t.yaml"
     table.write_text("- 1\n- 2\n")
-    yaml_data.load_table(table)
+    yaml_data.load_table(table, _as_is)
     (cache,) = (home / "cache" / "tables").glob("t-*.json")
     cache.write_text("{not json")
-    assert yaml_data.load_table(table) == [1, 2]
+    assert yaml_data.load_table(table, _as_is) == [1, 2]
     blocked = tmp_path / "a-file-not-a-folder"
     blocked.write_text("")
     monkeypatch.setenv("GC_WIZARD_HOME", str(blocked))  # mkdir under it fails, even for root
-    assert yaml_data.load_table(table) == [1, 2]
+    assert yaml_data.load_table(table, _as_is) == [1, 2]
 
 
 def test_two_copies_of_a_table_keep_a_cache_each_and_neither_parses_again(tmp_path, home, monkeypatch):
@@ -46,10 +51,11 @@ def test_two_copies_of_a_table_keep_a_cache_each_and_neither_parses_again(tmp_pa
     for table, size in ((first, 12), (second, 40)):
         table.parent.mkdir()
         table.write_text(f"- gpu_gb: {size}\n")
-        yaml_data.load_table(table)
+        yaml_data.load_table(table, _as_is)
     parsed = []
     monkeypatch.setattr(yaml_data, "load_data", lambda text: parsed.append(text))
-    assert yaml_data.load_table(first) == [{"gpu_gb": 12}] and yaml_data.load_table(second) == [{"gpu_gb": 40}]
+    assert yaml_data.load_table(first, _as_is) == [{"gpu_gb": 12}]
+    assert yaml_data.load_table(second, _as_is) == [{"gpu_gb": 40}]
     assert parsed == [] and len(list((home / "cache" / "tables").glob("models-*.json"))) == 2
 
 
@@ -100,7 +106,7 @@ def test_a_fifo_or_a_deep_file_as_the_table_cache_costs_only_the_parse(tmp_path,
 
     table = tmp_path / "t.yaml"
     table.write_text("- 1\n- 2\n")
-    yaml_data.load_table(table)
+    yaml_data.load_table(table, _as_is)
     (cache,) = (home / "cache" / "tables").glob("t-*.json")
     for damage in ("deep", "fifo"):
         cache.unlink()
@@ -109,7 +115,8 @@ def test_a_fifo_or_a_deep_file_as_the_table_cache_costs_only_the_parse(tmp_path,
         else:
             cache.write_text("[" * 200_000 + "]" * 200_000)
         answer: list = []
-        reader = threading.Thread(target=lambda kept=answer: kept.append(yaml_data.load_table(table)), daemon=True)
+        reader = threading.Thread(target=lambda kept=answer: kept.append(yaml_data.load_table(table, _as_is)),
+                                  daemon=True)
         reader.start()
         reader.join(120)
         assert answer == [[1, 2]], damage
@@ -142,7 +149,7 @@ def test_a_state_cache_linked_where_another_user_could_swap_it_is_neither_read_n
     home.mkdir()
     (home / "cache").symlink_to(shared)
     try:
-        assert yaml_data.load_table(table) == [1]
+        assert yaml_data.load_table(table, _as_is) == [1]
         sizes = _SizeCache("index", "cp311", "x86_64")
         sizes.add({"jax": 5})
         assert sizes.read() == {}
@@ -167,6 +174,6 @@ def test_the_table_cache_write_never_follows_a_link_at_a_temporary_name(tmp_path
     victim.write_text("kept\n")
     for partial in (f".{name}.{os.getpid()}", f".{name}.{os.getpid()}.0.tmp"):
         (home / "cache" / "tables" / partial).symlink_to(victim)
-    assert yaml_data.load_table(table) == [1]
+    assert yaml_data.load_table(table, _as_is) == [1]
     assert victim.read_text() == "kept\n"
     assert (home / "cache" / "tables" / name).is_file() and not (home / "cache" / "tables" / name).is_symlink()

@@ -18,7 +18,7 @@ from packaging.version import InvalidVersion, Version
 
 from wizard.detect.facts import DRIVER_IN_TROUBLE, DetectWarning, Driver, Facts, Gpu
 from wizard.errors import UserError
-from wizard.yaml_data import load_table
+from wizard.yaml_data import SHAPE_ERRORS, YAMLError, load_table
 
 SOURCE = "assumed"
 _TABLE = Path(__file__).resolve().parents[1] / "data" / "driver_cuda.yaml"
@@ -28,10 +28,31 @@ _REPLACED_WARNINGS = ("no_nvidia_driver", *DRIVER_IN_TROUBLE, "driver_override")
 
 @lru_cache(maxsize=1)
 def _rows() -> tuple[tuple[Version, str], ...]:
+    """The table's rows, newest driver first; a broken table is one sentence naming it (its data, from the state's
+    cache or parsed, in a shape `_rows_from` does not take ended `detect --assume-driver` as "a bug": 38th hostile pass
+    (part B) P4)."""
     from wizard import paths  # loaded already; read from a zipapp through a copy
 
-    rows = load_table(paths.package_file(_TABLE))
-    return tuple(sorted(((Version(r["driver_min"]), str(r["cuda"])) for r in rows), reverse=True))
+    try:
+        return load_table(paths.package_file(_TABLE), _rows_from)
+    except (OSError, YAMLError, *SHAPE_ERRORS) as exc:
+        raise UserError(f"the driver table {_TABLE} is unreadable ({exc})") from None
+
+
+def _rows_from(data: object) -> tuple[tuple[Version, str], ...]:
+    """The table's data as (minimum driver, CUDA) rows, or one of `yaml_data.SHAPE_ERRORS`: a list of at least one
+    mapping, each with `driver_min` and `cuda` written as text ("535.54.03", "12.2")."""
+    if not isinstance(data, list) or not data:
+        raise ValueError("it is not a list of drivers")
+    rows = []
+    for number, row in enumerate(data, 1):
+        if not isinstance(row, dict):
+            raise TypeError(f"row {number} is {type(row).__name__}, not a mapping")
+        driver, cuda = row["driver_min"], row["cuda"]
+        if not (isinstance(driver, str) and isinstance(cuda, str) and re.fullmatch(r"[0-9]{1,3}\.[0-9]{1,3}", cuda)):
+            raise ValueError(f"row {number} has no CUDA version and driver written as text")
+        rows.append((Version(driver), cuda))
+    return tuple(sorted(rows, reverse=True))
 
 
 def parse_driver(value: str) -> Version:

@@ -19,7 +19,7 @@ from wizard import paths
 from wizard.detect.facts import Facts, gib
 from wizard.detect.record import record
 from wizard.errors import UserError
-from wizard.yaml_data import YAMLError, load_table
+from wizard.yaml_data import SHAPE_ERRORS, YAMLError, load_table
 
 TYPE_CHECKING = False  # `typing.TYPE_CHECKING` without importing `typing` (start-up time, issue 23)
 if TYPE_CHECKING:
@@ -62,18 +62,43 @@ class ModelFit:
 def load_needs(path: Path = MODEL_MEMORY_PATH) -> tuple[ModelNeed, ...]:
     """The models' needs from the data file; a broken file is one sentence naming it."""
     try:
-        data = load_table(paths.package_file(path))
-        needs = []
-        for item in data["models"]:
-            need = ModelNeed(id=str(item["id"]), model=str(item["model"]), resolution=str(item["resolution"]),
-                             name=str(item["name"]), gpu_gb=float(item["gpu_gb"]), host_gb=float(item["host_gb"]),
-                             basis=str(item["basis"]), source=" ".join(str(item["source"]).split()))
-            if need.basis not in BASES:
-                raise ValueError(f"basis {need.basis!r} of {need.id} is not one of {', '.join(BASES)}")
-            needs.append(need)
-    except (OSError, YAMLError, KeyError, TypeError, ValueError) as exc:
+        return load_table(paths.package_file(path), needs_from)
+    except (OSError, YAMLError, *SHAPE_ERRORS) as exc:
         raise UserError(f"the model memory table {path} is unreadable ({exc})") from None
+
+
+def needs_from(data: Any) -> tuple[ModelNeed, ...]:
+    """The table's data as needs, each field of the type the YAML gives; anything else raises one of
+    `yaml_data.SHAPE_ERRORS` (`load_table` then parses the YAML again rather than trust a cache of that shape)."""
+    models = data["models"] if isinstance(data, dict) else None
+    if not isinstance(models, list) or not models:
+        raise ValueError("'models' is not a list of models")
+    needs = []
+    for item in models:
+        if not isinstance(item, dict):
+            raise TypeError(f"a model is {type(item).__name__}, not a mapping")
+        need = ModelNeed(id=_text(item, "id"), model=_text(item, "model"), resolution=_text(item, "resolution"),
+                         name=_text(item, "name"), gpu_gb=_gb(item, "gpu_gb"), host_gb=_gb(item, "host_gb"),
+                         basis=_text(item, "basis"), source=" ".join(_text(item, "source").split()))
+        if need.basis not in BASES:
+            raise ValueError(f"basis {need.basis!r} of {need.id} is not one of {', '.join(BASES)}")
+        float(need.resolution)  # shown as a number of degrees (`summary_lines`)
+        needs.append(need)
     return tuple(needs)
+
+
+def _text(item: dict, key: str) -> str:
+    value = item[key]
+    if not isinstance(value, str):
+        raise TypeError(f"{key!r} is {type(value).__name__}, not text")
+    return value
+
+
+def _gb(item: dict, key: str) -> float:
+    value = item[key]
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or not 0 < value < float("inf"):
+        raise ValueError(f"{key!r} is not a positive number of GB")
+    return float(value)
 
 
 def assess(facts: Facts, needs: tuple[ModelNeed, ...] | None = None) -> list[ModelFit]:

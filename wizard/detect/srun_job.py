@@ -78,12 +78,23 @@ def reason_words(reason: str) -> str:
             from wizard import paths  # deferred: only a queued job reads the table
             from wizard.yaml_data import load_table
 
-            table = load_table(paths.package_file(paths.DATA_DIR / REASONS_FILE)).get("reasons") or {}
-            _reasons = {str(k): str(v) for k, v in table.items()} if isinstance(table, dict) else {}
+            _reasons = load_table(paths.package_file(paths.DATA_DIR / REASONS_FILE), reasons_from)
         except Exception:  # the words are a help, never a failure: the code alone is still true
             _reasons = {}
     words = _reasons.get(reason.split(",")[0].strip())
     return f"{reason}: {words}" if words else reason
+
+
+def reasons_from(data: object) -> dict[str, str]:
+    """The table's data as {code: words}, or one of `yaml_data.SHAPE_ERRORS`: `load_table` uses a cache of the state
+    only when its data passes this, so a swapped one is parsed again, never read as no words (38th hostile pass
+    (part B) P4)."""
+    table = data["reasons"] if isinstance(data, dict) else None
+    if not isinstance(table, dict) or not table:
+        raise ValueError("'reasons' is not a mapping of codes to words")
+    if not all(isinstance(code, str) and isinstance(words, str) for code, words in table.items()):
+        raise TypeError("a reason's code or words are not text")
+    return dict(table)
 
 
 def clock(seconds: float) -> str:

@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from wizard import paths
-from wizard.yaml_data import YAMLError, load_table
+from wizard.yaml_data import SHAPE_ERRORS, YAMLError, load_table
 
 CHECK_TIMES_PATH = paths.DATA_DIR / "check_times.yaml"
 BACKENDS = ("cpu", "gpu")
@@ -46,20 +46,34 @@ def tier_times() -> dict[tuple[str, str], TierTime]:
     estimate, never a failed plan."""
     global _TIMES
     if _TIMES is None:
-        times: dict[tuple[str, str], TierTime] = {}
         try:
-            data = load_table(paths.package_file(CHECK_TIMES_PATH))
-            for tier, rows in (data.get("tiers") or {}).items():
-                for backend, row in (rows or {}).items():
-                    seconds = row.get("seconds")
-                    if backend in BACKENDS and isinstance(seconds, (int, float)) and seconds > 0:
-                        cores = row.get("cores")
-                        times[(tier, backend)] = TierTime(tier, backend, float(seconds), str(row.get("basis", "")),
-                                                          cores if isinstance(cores, int) else None)
-        except (OSError, YAMLError, AttributeError, TypeError, ValueError):
-            times = {}
-        _TIMES = times
+            _TIMES = load_table(paths.package_file(CHECK_TIMES_PATH), times_from)
+        except (OSError, YAMLError, *SHAPE_ERRORS):
+            _TIMES = {}
     return _TIMES
+
+
+def times_from(data: object) -> dict[tuple[str, str], TierTime]:
+    """The table's data as times, or one of `yaml_data.SHAPE_ERRORS` for data of another shape: `load_table` uses
+    a cache of the state only when its data passes this, so a swapped one is parsed again, never read as no times
+    (38th hostile pass (part B) P4). A backend other than `BACKENDS` is passed over (a later table's)."""
+    tiers = data["tiers"] if isinstance(data, dict) else None
+    if not isinstance(tiers, dict) or not tiers:
+        raise ValueError("'tiers' is not a mapping of tiers")
+    times: dict[tuple[str, str], TierTime] = {}
+    for tier, rows in tiers.items():
+        if not isinstance(tier, str) or not isinstance(rows, dict):
+            raise TypeError("a tier is not a mapping of backends")
+        for backend, row in rows.items():
+            if backend not in BACKENDS:
+                continue
+            seconds, cores, basis = row["seconds"], row.get("cores"), row.get("basis", "")
+            if isinstance(seconds, bool) or not isinstance(seconds, (int, float)) or not 0 < seconds < float("inf"):
+                raise ValueError(f"the {tier} {backend} time is not a positive number of seconds")
+            if not isinstance(basis, str) or not (cores is None or type(cores) is int and cores > 0):
+                raise TypeError(f"the {tier} {backend} basis or cores are not text and a whole number")
+            times[(tier, backend)] = TierTime(tier, backend, float(seconds), basis, cores)
+    return times
 
 
 def tier_time(tier: str, backend: str | None) -> TierTime | None:

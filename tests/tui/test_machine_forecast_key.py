@@ -4,7 +4,7 @@ environment that could run one, there is no f."""
 
 from __future__ import annotations
 
-from tests.fixtures.pilot import SIZE, screen_text, until
+from tests.fixtures.pilot import SIZE, read_when_shown, until
 from wizard.tui.app import WizardApp
 from wizard.tui.screens.forecast import ForecastScreen
 from wizard.tui.screens.machine import MachineScreen
@@ -19,7 +19,7 @@ async def test_f_on_the_first_screen_runs_the_forecast_in_the_current_environmen
         await until(pilot, lambda: isinstance(app.screen, MachineScreen) and app.screen.facts is not None)
         machine = app.screen
         assert machine.forecast_env == installed["env"]
-        assert "f: a forecast with it" in " ".join(screen_text(app).split())
+        await read_when_shown(pilot, MachineScreen, "f: a forecast with it", timeout=60)  # painted, not just set
         await pilot.press("f")
         await until(pilot, lambda: isinstance(app.screen, ForecastScreen))
         assert str(app.screen.env) == installed["env"]

@@ -220,7 +220,7 @@ def open_source(location: str | None, words: SourceWords = CLI_WORDS) -> Source:
         source = Source(location.rstrip("/") + "/")
         if not source.is_bucket:
             text = _get_text(source.url(SUMS_FILE), missing_ok=True)
-            source.sums = parse_sums(text, source.url(SUMS_FILE)) if text is not None else {}
+            source.sums = parse_sums(text, shown_url(source.url(SUMS_FILE))) if text is not None else {}
             source.sums_file = shown_url(source.url(SUMS_FILE)) if text is not None else None
         return source
     if "://" in location:
@@ -319,7 +319,9 @@ _SUM_LINE = re.compile(r"^([0-9a-fA-F]{64}) [ *](.+)$")
 
 
 def parse_sums(text: str, where: str) -> dict[str, str]:
-    """`sha256sum` output: 64 hex digits, a space, a space or `*`, the relative path (which may hold spaces)."""
+    """`sha256sum` output: 64 hex digits, a space, a space or `*`, the relative path (which may hold spaces).
+    UserError naming the listing (`where`), the line and the name, shown escaped, for a name that is no file's path
+    inside the source (`listed_path_problem`)."""
     sums: dict[str, str] = {}
     for number, line in enumerate(text.splitlines(), 1):
         if not line.strip() or line.startswith("#"):
@@ -327,8 +329,28 @@ def parse_sums(text: str, where: str) -> dict[str, str]:
         match = _SUM_LINE.match(line.rstrip("\r"))
         if not match:
             raise UserError(f"{where} line {number} is not '<64 hex digits>  <file>' as sha256sum writes it.")
-        sums[match.group(2).removeprefix("./")] = match.group(1).lower()
+        name = match.group(2).removeprefix("./")
+        problem = listed_path_problem(name)
+        if problem:
+            raise UserError(f"{where} line {number} lists '{one_line(name)}', which is not a file's path inside the "
+                            f"source ({problem}), so the listing was not used and nothing was downloaded; fix or "
+                            "remove that line, or give another source.")
+        sums[name] = match.group(1).lower()
     return sums
+
+
+def listed_path_problem(relpath: str) -> str | None:
+    """Why `relpath`, a name a source's listing gives, cannot be a path inside the source, or None: every name on it
+    plain (`plain_name`). Why: 38th hostile pass (part A) P3 — a SHA256SUMS listing `params/..` had the download
+    renamed over the cache folder itself, and the error blamed the state folder."""
+    if relpath.startswith("/"):
+        return "it starts with /"
+    for name in relpath.split("/"):
+        if name in ("", ".", ".."):
+            return f"it holds the name '{name}'" if name else "it holds an empty name (`//`, or a / at its end)"
+        if not plain_name(name):
+            return "it holds a backslash" if "\\" in name else "it holds a control character or a line break"
+    return None
 
 
 # ------------------------------------------------------------------------------------------------ listing
@@ -348,8 +370,12 @@ def list_assets(source: Source) -> list[Asset]:
 
 
 def _kind_of(relpath: str) -> str | None:
+    """The kind folder (`params`, …) a listed file is in, when it is a plain file name (`plain_name`) directly in one
+    (under a known prefix); else None, and the file is not one of the source's: the bucket's listing too (38th hostile
+    pass (part A) P3: `params/..` was taken as a params file)."""
     parts = relpath.split("/")
-    if len(parts) >= 2 and parts[-2] in KINDS and "/".join(parts[:-2] + [""]) in PREFIXES:
+    if (len(parts) >= 2 and parts[-2] in KINDS and "/".join(parts[:-2] + [""]) in PREFIXES
+            and plain_name(parts[-1])):
         return parts[-2]
     return None
 

@@ -713,10 +713,7 @@ def state_subfolder(*names: str) -> Path | None:
     for name in names:
         folder = folder / name
         try:
-            if os.path.islink(folder):
-                _guard_link_target(folder)
-            else:
-                _refuse_folder(folder)
+            refuse_state_folder(folder)
         except ForeignFolder as exc:
             # Said once at the end of the run (`end_notes`), by the path and why: a skipped cache made every `detect`
             # parse its tables again, and the user never learnt of the link (or folder) that cost them that.
@@ -724,6 +721,16 @@ def state_subfolder(*names: str) -> Path | None:
                         folder)
             return None
     return folder
+
+
+def refuse_state_folder(folder: Path) -> None:
+    """The state's sub-folder rule for one folder below those `ensure_state_dir` sweeps, as a writer goes through it
+    (`state_subfolder`, the asset cache's `assets/<host>/<path>/…`): ForeignFolder for a link the state's link rule
+    refuses (`_guard_link_target`), or a folder another user owns or every user can write (`_refuse_folder`)."""
+    if os.path.islink(folder):
+        _guard_link_target(folder)
+    else:
+        _refuse_folder(folder)
 
 
 def write_state_cache(path: Path, text: str) -> None:

@@ -20,12 +20,14 @@ Google Cloud Storage's anonymous JSON API. File names hold spaces and `<`: they 
 
 from __future__ import annotations
 
+import errno
 import hashlib
 import http.client
 import io
 import json
 import os
 import re
+import stat
 import threading
 import time
 import urllib.error
@@ -218,7 +220,7 @@ def open_source(location: str | None, words: SourceWords = CLI_WORDS) -> Source:
         source = Source(location.rstrip("/") + "/")
         if not source.is_bucket:
             text = _get_text(source.url(SUMS_FILE), missing_ok=True)
-            source.sums = parse_sums(text, source.url(SUMS_FILE)) if text is not None else {}
+            source.sums = parse_sums(text, shown_url(source.url(SUMS_FILE))) if text is not None else {}
             source.sums_file = shown_url(source.url(SUMS_FILE)) if text is not None else None
         return source
     if "://" in location:
@@ -317,7 +319,9 @@ _SUM_LINE = re.compile(r"^([0-9a-fA-F]{64}) [ *](.+)$")
 
 
 def parse_sums(text: str, where: str) -> dict[str, str]:
-    """`sha256sum` output: 64 hex digits, a space, a space or `*`, the relative path (which may hold spaces)."""
+    """`sha256sum` output: 64 hex digits, a space, a space or `*`, the relative path (which may hold spaces).
+    UserError naming the listing (`where`), the line and the name, shown escaped, for a name that is no file's path
+    inside the source (`listed_path_problem`)."""
     sums: dict[str, str] = {}
     for number, line in enumerate(text.splitlines(), 1):
         if not line.strip() or line.startswith("#"):
@@ -325,8 +329,28 @@ def parse_sums(text: str, where: str) -> dict[str, str]:
         match = _SUM_LINE.match(line.rstrip("\r"))
         if not match:
             raise UserError(f"{where} line {number} is not '<64 hex digits>  <file>' as sha256sum writes it.")
-        sums[match.group(2).removeprefix("./")] = match.group(1).lower()
+        name = match.group(2).removeprefix("./")
+        problem = listed_path_problem(name)
+        if problem:
+            raise UserError(f"{where} line {number} lists '{one_line(name)}', which is not a file's path inside the "
+                            f"source ({problem}), so the listing was not used and nothing was downloaded; fix or "
+                            "remove that line, or give another source.")
+        sums[name] = match.group(1).lower()
     return sums
+
+
+def listed_path_problem(relpath: str) -> str | None:
+    """Why `relpath`, a name a source's listing gives, cannot be a path inside the source, or None: every name on it
+    plain (`plain_name`). Why: 38th hostile pass (part A) P3 — a SHA256SUMS listing `params/..` had the download
+    renamed over the cache folder itself, and the error blamed the state folder."""
+    if relpath.startswith("/"):
+        return "it starts with /"
+    for name in relpath.split("/"):
+        if name in ("", ".", ".."):
+            return f"it holds the name '{name}'" if name else "it holds an empty name (`//`, or a / at its end)"
+        if not plain_name(name):
+            return "it holds a backslash" if "\\" in name else "it holds a control character or a line break"
+    return None
 
 
 # ------------------------------------------------------------------------------------------------ listing
@@ -346,8 +370,12 @@ def list_assets(source: Source) -> list[Asset]:
 
 
 def _kind_of(relpath: str) -> str | None:
+    """The kind folder (`params`, …) a listed file is in, when it is a plain file name (`plain_name`) directly in one
+    (under a known prefix); else None, and the file is not one of the source's: the bucket's listing too (38th hostile
+    pass (part A) P3: `params/..` was taken as a params file)."""
     parts = relpath.split("/")
-    if len(parts) >= 2 and parts[-2] in KINDS and "/".join(parts[:-2] + [""]) in PREFIXES:
+    if (len(parts) >= 2 and parts[-2] in KINDS and "/".join(parts[:-2] + [""]) in PREFIXES
+            and plain_name(parts[-1])):
         return parts[-2]
     return None
 
@@ -691,11 +719,9 @@ def fetch(source: Source, asset: Asset, *, progress: Progress | None = None,
         _check(path, digest, expected, "its SHA256SUMS", shown=shown)
         check_format(path, shown=shown)
         return Fetched(asset, path, digest, bool(expected), False)
-    where = urllib.parse.urlsplit(source.location)  # the host and port name the cache folder, never a password
-    folder = cache_dir() / f"{where.hostname}{f'_{where.port}' if where.port else ''}" / where.path.strip("/")
-    target = folder / asset.relpath
     paths.ensure_state_dir()
     recorded = _Recorded(_made(cache_dir()))
+    target = _cache_target(source, asset)
     key = redact_credentials(source.url(asset.relpath))  # recorded.json never holds a password
     if target.is_file():
         digest = sha256_of(target, cancel)
@@ -706,8 +732,9 @@ def fetch(source: Source, asset: Asset, *, progress: Progress | None = None,
         if not known:
             recorded.write(key, digest, target.stat().st_size)
         return Fetched(asset, target, digest, bool(expected), False)
-    make_folders(target.parent)
+    _made_in_cache(target.parent)
     part = target.with_name(target.name + ".part")
+    _refuse_odd_part(part)
     # Asked for with the address as given, login and all: `key` writes the password `***` (a mirror behind a login
     # refused every file the listing had named); every sentence about it shows the address masked (`shown_url`).
     _download(source.url(asset.relpath), part, asset.name, progress, cancel)
@@ -751,6 +778,99 @@ def _made(folder: Path) -> Path:
     return make_folders(folder)
 
 
+def plain_name(name: str) -> bool:
+    """Whether `name` can stand as one file or folder name on disk as it is: not empty, `.` or `..`, and without a
+    `/`, a backslash, a control character (NUL included) or a line break."""
+    return (name not in ("", ".", "..") and "/" not in name and "\\" not in name
+            and not any(ord(ch) < 32 or 127 <= ord(ch) < 160 or ch in "\u2028\u2029" for ch in name))
+
+
+def _folder_name(name: str) -> str:
+    """One name of a URL (its host, a segment of its path) as one folder name: itself when plain (`plain_name`), else
+    percent-encoded — `..` as `%2E%2E`, a backslash as `%5C` — so it can never lead out of the folder it is made in."""
+    if plain_name(name):
+        return name
+    if name.strip(".") == "":
+        return "%2E" * len(name)
+    return urllib.parse.quote(name, safe="")
+
+
+def _cache_target(source: Source, asset: Asset) -> Path:
+    """Where a URL source's file is cached: `<state>/assets/<host>[_<port>]/<the URL's path>/<relpath>`, never a
+    password; each name of the URL one folder name (`_folder_name`), the listed path's names plain (the listing was
+    checked when read: `parse_sums`, `_kind_of`), and the whole checked to be inside `assets/` by its names.
+
+    Why: 38th hostile pass (part A) P2 — the URL's path was joined to the cache as it was, so
+    `--assets http://host/../../../tmp/x/` wrote the downloads to /tmp/x (outside the state, into another user's
+    folder, through their link at the `.part` name), and a host `..` named the state folder itself."""
+    where = urllib.parse.urlsplit(source.location)
+    names = [f"{where.hostname}{f'_{where.port}' if where.port else ''}",
+             *(name for name in where.path.split("/") if name)]
+    folder = cache_dir()
+    for name in names:
+        folder = folder / _folder_name(name)
+    listed = asset.relpath.split("/")
+    inside = os.path.normpath(folder / asset.relpath)
+    if (not all(plain_name(name) for name in listed)
+            or os.path.commonpath([inside, os.path.normpath(cache_dir())]) != os.path.normpath(cache_dir())):
+        raise AssetError(f"the source's file '{one_line(asset.relpath)}' is not a file's path inside the source "
+                         f"({source.describe()}), so it was not downloaded.")
+    return folder / asset.relpath
+
+
+def _made_in_cache(folder: Path) -> Path:
+    """`folder` made one level at a time below the state's `assets/`, each one, made or found, held to the state's
+    sub-folder rule (`paths.refuse_state_folder`: another user's folder, one every user can write, or a link the
+    state's link rule refuses is refused by name) before anything is made in it or written there (38th hostile pass
+    (part A) P2: the way below `assets/<host>` was never asked)."""
+    base = cache_dir()
+    current = base
+    for name in folder.relative_to(base).parts:
+        current = current / name
+        make_folders(current)
+        paths.refuse_state_folder(current)
+    return folder
+
+
+def _refuse_odd_part(part: Path) -> None:
+    """AssetError when something other than a regular file is at a download's `.part` name (a link, a FIFO, a
+    folder): it is not a download gc-wizard left, and it is neither followed, appended to nor replaced (38th hostile
+    pass (part A) P2: a link planted there had root's download overwrite the file it led to)."""
+    try:
+        info = os.lstat(part)
+    except FileNotFoundError:
+        return
+    if not stat.S_ISREG(info.st_mode):
+        what = "a link" if stat.S_ISLNK(info.st_mode) else "not a regular file"
+        raise AssetError(f"{part} is {what}, not a download gc-wizard left there, so it was not followed or "
+                         "written to, and nothing was downloaded. Remove it, then run again.")
+
+
+def _open_part(part: Path, resume: bool):
+    """The `.part` file a download writes, as a binary stream: appended to when `resume`, else made new (a file left
+    there is removed first, and the new one made with O_EXCL); always with O_NOFOLLOW, so a link at that name is
+    never written through, and only a regular file is written (`_refuse_odd_part` said so up front; this holds
+    against a swap since). Raises OSError."""
+    flags = os.O_WRONLY | os.O_NOFOLLOW | os.O_NOCTTY | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0)
+    if resume:
+        flags |= os.O_APPEND
+    else:
+        try:
+            os.unlink(part)
+        except FileNotFoundError:
+            pass
+        flags |= os.O_CREAT | os.O_EXCL
+    fd = os.open(part, flags, 0o644)
+    try:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            raise OSError(errno.EINVAL, "not a regular file", str(part))
+        os.set_blocking(fd, True)
+        return os.fdopen(fd, "ab" if resume else "wb")
+    except BaseException:
+        os.close(fd)
+        raise
+
+
 def _unlisted(source: Source, asset: Asset) -> None:
     """A source with a SHA256SUMS vouches for every file by it: one it does not list is refused, never passed on
     unchecked (nineteenth hostile pass P11: a SHA256SUMS listing only stats/ let a tampered params file through)."""
@@ -782,7 +902,7 @@ def _download(url: str, part: Path, name: str, progress: Progress | None, cancel
         total = (int(length) + (have if resumed else 0)) if length and ascii_digits(length) else None
         done = have if resumed else 0
         try:
-            with open(part, "ab" if resumed else "wb") as out:
+            with _open_part(part, bool(resumed)) as out:
                 # As it arrives, held to a least rate, never to a deadline: a real multi-GB download may take hours.
                 for block in chunks(response, url, min_rate=MIN_RATE, window=RATE_WINDOW, cancel=cancel):
                     out.write(block)

@@ -14,7 +14,7 @@ import sys
 
 from wizard import __version__, children, paths
 from wizard.commands import streams
-from wizard.errors import ExitCode, UserError, WizardError, error_exit, say_on_stderr
+from wizard.errors import ExitCode, UserError, WizardError, error_exit, left_words, say_on_stderr
 from wizard.flows import early_detect
 
 #: command -> the module in wizard.commands that owns it: its arguments (`configure(sub)`, which also
@@ -370,9 +370,10 @@ def _main(argv: list[str]) -> int:
         # every command's error, as the CLI's lines say theirs (`commands.output.runnable`, walk 37 #6)
         code, message = exc.exit_code, paths.runnable(str(exc))
     except guard.Stopped as exc:
-        code, message = exc.exit_code, f"stopped by {exc.what}; nothing was left half-done."
-    except KeyboardInterrupt:
-        code, message = guard.signal_exit(), "cancelled."
+        # what the stop kept on purpose is said (a download's `.part`, 38th hostile pass (part A) P1)
+        code, message = exc.exit_code, f"stopped by {exc.what}; {left_words(exc) or 'nothing was left half-done'}."
+    except KeyboardInterrupt as exc:
+        code, message = guard.signal_exit(), f"cancelled{f'; {left_words(exc)}' if left_words(exc) else ''}."
     except BrokenPipeError:
         # `gc-wizard | head`: the reader has all it wanted; that is not an error, and Python must not
         # complain again when it flushes stdout at exit.

@@ -38,7 +38,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from wizard import bounded, paths
-from wizard.errors import UserError, WizardError
+from wizard.errors import UserError, WizardError, note_left
 from wizard.installer_files import CertificatesRefused, tls_context
 from wizard.patterns import ascii_digits
 from wizard.security import (
@@ -79,6 +79,12 @@ HEADER_SECONDS = 60.0
 #: any link a multi-GB checkpoint is fetched over, far above a server trickling a byte at a time.
 MIN_RATE = 1024
 RATE_WINDOW = 60.0
+
+#: The most a download may bring when neither the listing nor the server states its size, by kind of file: an endless
+#: answer (no Content-Length) filled the state's disk and was kept to "resume" (38th hostile pass (part A) P1). The
+#: one place these are set, and generous: the published checkpoints are hundreds of MB (GenCast 1p0deg Mini: 230,105,815
+#: bytes), the example batches up to a few GB at 0.25° with many steps, the statistics files a few MB.
+CEILINGS = {"params": 8 << 30, "dataset": 64 << 30, "stats": 1 << 30}
 
 #: The notebook's defaults: the small 1° model and a 1° example batch it takes (by GraphCast version).
 DEFAULT_MODEL = ("GraphCast_small - ERA5 1979-2015 - resolution 1.0 - pressure levels 13 - mesh 2to5 - "
@@ -737,7 +743,7 @@ def fetch(source: Source, asset: Asset, *, progress: Progress | None = None,
     _refuse_odd_part(part)
     # Asked for with the address as given, login and all: `key` writes the password `***` (a mirror behind a login
     # refused every file the listing had named); every sentence about it shows the address masked (`shown_url`).
-    _download(source.url(asset.relpath), part, asset.name, progress, cancel)
+    _download(source.url(asset.relpath), part, asset.name, progress, cancel, listed=asset.size, kind=asset.kind)
     digest = sha256_of(part, cancel)
     try:
         _check(part, digest, expected, "its SHA256SUMS", shown=target)
@@ -888,8 +894,73 @@ def _check(path: Path, digest: str, expected: str | None, against: str, shown: P
                          "again from where it came from.")
 
 
-def _download(url: str, part: Path, name: str, progress: Progress | None, cancel: threading.Event | None) -> None:
-    """Into `part`, resuming from its size with a Range request (206), else from the start."""
+def resume_words(command: str = "the forecast") -> str:
+    """What to do after a download that broke with its `.part` kept: run `command` again, which resumes it. The
+    bundle says its own command (`bundle_assets`): "run the forecast again" inside `bundle` sent the user to
+    another command (38th hostile pass (part A) P1)."""
+    return f"Run {command} again to resume it."
+
+
+def kept_words(part: Path) -> str | None:
+    """"kept to resume: PATH, N MB" for a `.part` left on disk, else None: a stop must say what it leaves behind
+    (38th hostile pass (part A) P1: "nothing was left half-done" beside a 4.8 GB `.part`)."""
+    try:
+        size = part.stat().st_size
+    except OSError:
+        return None
+    return f"kept to resume: {part}, {_megabytes(size)}" if size else None
+
+
+def _free_bytes(folder: Path) -> int | None:
+    """The bytes a download may still write in `folder` (its file system's free space for a user), or None."""
+    try:
+        info = os.statvfs(folder)
+    except OSError:
+        return None
+    return info.f_bavail * info.f_frsize if info.f_blocks else None
+
+
+def _assets_disk() -> str:
+    """The assets folder and the disk it is on, as a sentence names the one that is full."""
+    folder = cache_dir()
+    real = Path(os.path.realpath(folder))
+    mount = paths.mount_of(real)
+    on = f"the {mount[1]} file system mounted at {mount[0]}: " if mount else ""
+    return f"the disk of the assets folder {folder} ({on}`df -h {shell_word(str(real))}`)"
+
+
+def _megabytes(size: int) -> str:
+    return f"{size / 1e6:,.1f} MB" if size >= 1_000_000 else f"{size:,} bytes"
+
+
+def _bound(listed: int | None, total: int | None, kind: str) -> tuple[int, str]:
+    """The most a download may bring, and where that size comes from: the listing's, else the server's
+    Content-Length, else the ceiling for its kind of file (`CEILINGS`)."""
+    if listed:
+        return listed, "the size the source's listing states"
+    if total is not None:
+        return total, "the size the server stated (Content-Length)"
+    return CEILINGS.get(kind, max(CEILINGS.values())), f"the most gc-wizard takes for a {kind or 'forecast'} file of no stated size"
+
+
+def _download(url: str, part: Path, name: str, progress: Progress | None, cancel: threading.Event | None, *,
+              listed: int | None = None, kind: str = "") -> None:
+    """Into `part`, resuming from its size with a Range request (206), else from the start; a stop (a signal,
+    Ctrl-C, the app's cancel) carries a note of the `.part` it leaves (`kept_words`), which the faces say."""
+    try:
+        _download_into(url, part, name, progress, cancel, listed=listed, kind=kind)
+    except KeyboardInterrupt as stop:
+        kept = kept_words(part)
+        if kept:
+            note_left(stop, kept)
+        raise
+
+
+def _download_into(url: str, part: Path, name: str, progress: Progress | None, cancel: threading.Event | None, *,
+                   listed: int | None, kind: str) -> None:
+    """`_download`'s work. Held to a size (`_bound`) and to the disk's free space: more bytes than that, or a full
+    disk, stop it and remove the `.part` (38th hostile pass (part A) P1: an endless body filled the state's disk and
+    was kept to "resume" into the same full disk)."""
     have = part.stat().st_size if part.exists() else 0
     headers = {"Range": f"bytes={have}-"} if have else {}
     response = _open(url, headers, allow=(416,) if have else (), deadline=Deadline(HEADER_SECONDS),  # 416 to a Range:
@@ -901,21 +972,56 @@ def _download(url: str, part: Path, name: str, progress: Progress | None, cancel
         length = response.headers.get("Content-Length")
         total = (int(length) + (have if resumed else 0)) if length and ascii_digits(length) else None
         done = have if resumed else 0
+        bound, why = _bound(listed, total, kind)
+        if total is not None and total > bound:
+            part.unlink(missing_ok=True)  # a `.part` the source's own listing says cannot be that file's start
+            raise AssetError(f"{shown_url(url)} was not downloaded: the server states {total:,} bytes, more than the "
+                             f"{bound:,} of {why}; nothing of it was kept.")
+        free = _free_bytes(part.parent)
+        if free is not None and not resumed:
+            free += have  # a `.part` the server would not resume is written anew over
+        needed = (total if total is not None else listed or 0) - done
+        if free is not None and needed > free:
+            cause = (f"{shown_url(url)} was not downloaded: it needs {_megabytes(needed)} more, and {_assets_disk()} "
+                     f"has {_megabytes(free)} free.")
+            fix = "Free some space there, or point GC_WIZARD_HOME at a folder on a larger disk."
+            raise AssetError(f"{cause} {fix}", cause=cause, fix=fix)
         try:
             with _open_part(part, bool(resumed)) as out:
                 # As it arrives, held to a least rate, never to a deadline: a real multi-GB download may take hours.
                 for block in chunks(response, url, min_rate=MIN_RATE, window=RATE_WINDOW, cancel=cancel):
+                    if done + len(block) > bound:
+                        raise _TooLong(done + len(block))
                     out.write(block)
                     done += len(block)
                     if progress is not None:
                         progress(name, done, total)
         except Cancelled:
             raise KeyboardInterrupt from None
+        except _TooLong as exc:
+            part.unlink(missing_ok=True)  # never kept to resume: the next run would only bring more of it
+            raise AssetError(f"{shown_url(url)} was stopped at {exc.size:,} bytes, more than the {bound:,} of {why}; "
+                             "its partial file was removed.") from None
         except (OSError, ValueError, http.client.HTTPException) as exc:
+            if isinstance(exc, OSError) and exc.errno in (errno.ENOSPC, errno.EDQUOT):
+                part.unlink(missing_ok=True)  # a full disk is not kept full to resume into
+                what = "is full" if exc.errno == errno.ENOSPC else "is over your quota"
+                cause = (f"the download of {shown_url(url)} stopped after {_megabytes(done)}: {_assets_disk()} {what}; "
+                         "its partial file was removed.")
+                fix = "Free some space there, or point GC_WIZARD_HOME at a folder on a larger disk."
+                raise AssetError(f"{cause} {fix}", cause=cause, fix=fix) from None
             if isinstance(exc, OSError) and exc.filename:
                 raise
-            raise AssetError(f"the download of {name} broke after {done} bytes ({exc}); run the forecast again "
-                             "to resume it.") from None
+            cause = f"the download of {name} broke after {done} bytes ({exc}); {kept_words(part) or 'nothing was kept'}."
+            raise AssetError(f"{cause} {resume_words()}", cause=cause, fix=resume_words()) from None
     if total is not None and done < total:
-        raise AssetError(f"the download of {name} stopped after {done} of {total} bytes; run the forecast again "
-                         "to resume it.")
+        cause = f"the download of {name} stopped after {done} of {total} bytes; {kept_words(part) or 'nothing was kept'}."
+        raise AssetError(f"{cause} {resume_words()}", cause=cause, fix=resume_words())
+
+
+class _TooLong(Exception):
+    """A download that brought more than its bound (`_bound`): `size` bytes with the block that crossed it."""
+
+    def __init__(self, size: int) -> None:
+        super().__init__(size)
+        self.size = size

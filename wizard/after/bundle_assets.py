@@ -38,7 +38,12 @@ def bundle_files_words() -> str:
 
 
 def _bundle_words(exc: assets.AssetError) -> assets.AssetError:
-    """`exc` with the bundle's advice (`bundle_files_words`) in place of the forecast's gather-elsewhere words."""
+    """`exc` with the bundle's advice (`bundle_files_words`) in place of the forecast's gather-elsewhere words, and the
+    bundle's own command in place of "run the forecast again" after a broken download (`assets.resume_words`: the
+    bundle said "run the forecast again to resume it", 38th hostile pass (part A) P1)."""
+    if exc.fix == assets.resume_words():
+        fix = assets.resume_words("the same `bundle` command")
+        return assets.AssetError(f"{exc.cause} {fix}", cause=exc.cause, fix=fix)
     if not exc.fix or assets.local_copy_words() not in exc.fix:
         return exc
     fix = bundle_files_words()
@@ -65,7 +70,10 @@ def add_assets(bundle: Path, *, source: str | None, model: str | None, dataset: 
     folder = bundle / ASSETS
     lines = []
     for asset in chosen.all():
-        fetched = assets.fetch(opened, asset, progress=progress, cancel=cancel)
+        try:
+            fetched = assets.fetch(opened, asset, progress=progress, cancel=cancel)
+        except assets.AssetError as exc:
+            raise _bundle_words(exc) from None
         relpath = asset.relpath.removeprefix(assets.PREFIXES[0])  # one layout in a bundle: the top level
         target = folder / relpath
         make_folders(target.parent)

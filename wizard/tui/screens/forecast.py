@@ -18,7 +18,7 @@ from textual.containers import VerticalScroll
 from textual.screen import Screen
 from textual.widgets import Static
 
-from wizard.errors import WizardError
+from wizard.errors import WizardError, left_words
 from wizard.flows.describe_check import fix_words
 from wizard.flows.forecast import (
     STAGES,
@@ -97,8 +97,8 @@ class ForecastScreen(CopiesCommands, Screen[None]):
                                   on_job=lambda state: self.post_message(JobStateChanged(state)))
         except (WizardError, OSError) as exc:
             self.post_message(ForecastDone(None, error_text(exc)))
-        except KeyboardInterrupt:
-            self.post_message(ForecastDone(None, "the forecast was stopped; nothing was changed."))
+        except KeyboardInterrupt as stop:  # a download's `.part` kept to resume is said (38th hostile pass (A) P1)
+            self.post_message(ForecastDone(None, f"the forecast was stopped; {left_words(stop) or 'nothing was changed'}."))
         else:
             self.post_message(ForecastDone(result))
 

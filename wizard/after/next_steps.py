@@ -194,13 +194,20 @@ def next_step_lines(recipe: str, assets: str | None = None, *, done: frozenset[s
         if unreachable and " forecast --assets DIR/assets" in command:
             lines += [row for note in unreachable_lines(unreachable, recipe)
                       for row in _comment_rows(note, _COMMENT, command=note.strip() == gather_command(recipe))]
+            # A comment too, like the gathering it waits for: a block pasted whole ran the placeholder and ended on
+            # "--assets DIR/assets: no such folder" (walk 40 #2).
+            lines += _comment_rows(f"{why}, once the files are in DIR/assets:", f"{head} # ")
+            lines += _comment_rows(f"  {command}", _COMMENT, command=True)
+            continue
         line = f"{head} {command.ljust(width)}    # {why}"
         if len(line) <= COLUMNS:
             lines.append(line)
             continue
         lines += _comment_rows(why, f"{head} # ")
         lines += wrap_command(command_words(command), COLUMNS, "      ", "          ", keep=2)
-    return lines + [row for line in use_lines(recipe)
+    # Said, so they do not read as part of the step above them (walk 40 #2), as the Done screen says it.
+    return lines + _comment_rows("then, in any shell, the module:", _COMMENT) + [
+        row for line in use_lines(recipe)
                     for row in (_comment_rows(line[2:], _COMMENT) if line.startswith("# ")
                                 else wrap_command(command_words(line), COLUMNS, "      ", "          ", keep=2))]
 

@@ -3,9 +3,9 @@ runs in a new shell even with the terminal's padding spaces kept."""
 
 from __future__ import annotations
 
+import itertools
 import subprocess
 
-from tests.fixtures.cli import shell_line
 from wizard.after.next_steps import activate_lines
 
 
@@ -68,8 +68,15 @@ def test_next_lines_say_an_unreachable_forecast_host_and_fit_80_columns(monkeypa
     assert "      #     .venv/bin/gc-wizard bundle jax0.4.23-cpu --out DIR --with-assets" in lines  # as the Done screen says it
     # Read across the fold (`tests.fixtures.cli.shell_line`): where the command breaks, if at all, depends on the
     # length of the test's own path, never on what it says; the option and its value stay on one row.
-    forecast = shell_line("\n".join(lines), f"      {program} forecast")
-    assert " ".join(forecast.split()) == f"{program} forecast --assets DIR/assets", lines
+    # The forecast waits for the files, so it is a comment too (walk 40 #2: a block pasted whole ran the placeholder).
+    at = next(i for i, line in enumerate(lines) if line.startswith(f"      #   {program}"))
+    forecast = [lines[at]]
+    while forecast[-1].endswith(" \\"):
+        forecast.append(lines[at + len(forecast)])
+    assert all(row.startswith("      #") for row in forecast), forecast
+    joined = " ".join(row.removeprefix("      #").strip().removesuffix("\\") for row in forecast)
+    assert " ".join(joined.split()) == f"{program} forecast --assets DIR/assets", lines
+    assert not any(line.lstrip().startswith(("Next: /", "/")) and "DIR/assets" in line for line in lines), lines
     assert any(line.strip().endswith("--assets DIR/assets") for line in lines), lines
     # A line past 80 columns is one that holds a path longer than a line can (the test's long tmp_path). The five
     # files' names to copy by hand (walk 22 #5) are each on rows of their own, a long one (with spaces) folded under
@@ -80,7 +87,7 @@ def test_next_lines_say_an_unreachable_forecast_host_and_fit_80_columns(monkeypa
     assert all(len(line) <= 80 or str(tmp_path) in line for line in lines), lines
     for name in files:
         at = next(i for i, line in enumerate(lines) if line.startswith(f"      #     {name.split()[0]}"))
-        rows = [lines[at], *(line for line in lines[at + 1:] if line.startswith("      #       "))]
+        rows = [lines[at], *itertools.takewhile(lambda line: line.startswith("      #       "), lines[at + 1:])]
         assert " ".join(row.removeprefix("      #").strip() for row in rows) == name, (name, lines)
     # The export and the activate lines, copied as a block, run in a new shell (the state folder carried).
     commands = "\n".join(lines).replace(" \\\n", " ").splitlines()  # each command whole, as the shell reads it

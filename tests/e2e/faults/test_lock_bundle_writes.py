@@ -11,13 +11,12 @@ import errno
 import hashlib
 import json
 import os
-import shutil
-import subprocess
 import zipfile
 
 import pytest
 
 from tests.fixtures.cli import run_inproc
+from tests.fixtures.full_disk import tmpfs_at
 from tests.fixtures.state import last_json
 from wizard import full_disk
 from wizard.errors import OperationFailed
@@ -128,14 +127,7 @@ def test_a_bundle_whose_lock_installs_from_outside_it_is_refused_by_file_and_lin
 
 def test_a_bundle_onto_a_full_disk_names_the_bundle_and_leaves_nothing(tiny, tmp_path):
     """Sixth pass 6e: a full tmpfs at --out gave "uv could not resolve recipe" and left an empty folder."""
-    if os.geteuid() != 0 or not shutil.which("mount"):
-        pytest.skip("a tmpfs needs root and mount(8), as on the CI machine")
-    disk = tmp_path / "disk"
-    disk.mkdir()
-    proc = subprocess.run(["mount", "-t", "tmpfs", "-o", "size=1m", "tmpfs", str(disk)], capture_output=True, text=True)
-    if proc.returncode != 0:
-        pytest.skip(f"this machine refuses the mount ({proc.stderr.strip()})")
-    try:
+    with tmpfs_at(tmp_path / "disk", "size=1m", "a tmpfs needs root and mount(8), as on the CI machine") as disk:
         with open(disk / "fill", "wb") as fill, contextlib.suppress(OSError):
             while True:
                 fill.write(b"\0" * 65536)
@@ -146,8 +138,6 @@ def test_a_bundle_onto_a_full_disk_names_the_bundle_and_leaves_nothing(tiny, tmp
         error = last_json(proc)["error"]
         assert proc.returncode == 1 and error.startswith(f"cannot write the bundle {out}: the disk is full there")
         assert "resolve" not in error and sorted(p.name for p in disk.iterdir()) == ["fill"]
-    finally:
-        subprocess.run(["umount", str(disk)], check=False)
 
 
 def test_a_full_disk_while_gc_wizards_own_wheels_are_zipped_names_the_bundle(tiny, tmp_path, monkeypatch):
@@ -172,14 +162,7 @@ def test_a_full_disk_while_gc_wizards_own_wheels_are_zipped_names_the_bundle(tin
 def test_a_bundle_whose_own_wheels_fill_its_disk_names_the_bundle(tiny, tmp_path):
     """38th hostile pass (part A) P4 on a real disk: a 3 MiB tmpfs holds the recipe's wheels, not gc-wizard's own,
     and the clean-up frees it again, so a sentence naming no place had no full disk left for its `df` to show."""
-    if os.geteuid() != 0 or not shutil.which("mount"):
-        pytest.skip("a tmpfs needs root and mount(8), as on the CI machine")
-    disk = tmp_path / "disk"
-    disk.mkdir()
-    proc = subprocess.run(["mount", "-t", "tmpfs", "-o", "size=3m", "tmpfs", str(disk)], capture_output=True, text=True)
-    if proc.returncode != 0:
-        pytest.skip(f"this machine refuses the mount ({proc.stderr.strip()})")
-    try:
+    with tmpfs_at(tmp_path / "disk", "size=3m", "a tmpfs needs root and mount(8), as on the CI machine") as disk:
         out = disk / "bun"
         proc = _bundle(tiny, out)
         _clean(proc)
@@ -188,8 +171,6 @@ def test_a_bundle_whose_own_wheels_fill_its_disk_names_the_bundle(tiny, tmp_path
         error = last_json(proc)["error"]
         assert proc.returncode == 1 and error.startswith(f"cannot write the bundle {out}: the disk is full"), error
         assert "GC_WIZARD_HOME" not in error and list(disk.iterdir()) == []
-    finally:
-        subprocess.run(["umount", str(disk)], check=False)
 
 
 def test_a_full_disk_is_said_of_the_bundle_only_for_a_write_inside_it(tmp_path):

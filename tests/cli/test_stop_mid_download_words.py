@@ -7,18 +7,14 @@ from __future__ import annotations
 
 import signal
 
-from tests.fixtures.assets_server import write_sums
+from tests.fixtures.assets_server import mirror_of_first_files
 from wizard.after import assets
 from wizard.commands import guard
 
 
 def test_a_stop_mid_download_names_the_part_kept_never_nothing_left_half_done(tiny, tmp_path, monkeypatch,
                                                                                isolated_state, assets_server):
-    mirror = tmp_path / "mirror"
-    for rel in assets.first_forecast_files():
-        (mirror / rel).parent.mkdir(parents=True, exist_ok=True)
-        (mirror / rel).write_bytes((b"PK\x03\x04" if rel.endswith(".npz") else b"CDF\x01") + b"x" * 5000)
-    write_sums(mirror)
+    mirror = mirror_of_first_files(tmp_path / "mirror")
     server = assets_server(mirror)
     real_chunks = assets.chunks
 

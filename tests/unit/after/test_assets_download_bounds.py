@@ -16,7 +16,7 @@ import threading
 
 import pytest
 
-from tests.fixtures.assets_server import write_sums
+from tests.fixtures.assets_server import mirror_of_first_files
 from wizard.after import assets, bundle_assets
 from wizard.after.assets import Asset, AssetError
 from wizard.errors import left_words
@@ -157,11 +157,7 @@ def test_a_stop_mid_download_says_the_part_it_keeps_to_resume(endless, isolated_
 
 
 def test_a_broken_download_inside_bundle_says_run_the_bundle_again(tmp_path, assets_server, isolated_state):
-    mirror = tmp_path / "mirror"
-    for rel in assets.first_forecast_files():
-        (mirror / rel).parent.mkdir(parents=True, exist_ok=True)
-        (mirror / rel).write_bytes((b"PK\x03\x04" if rel.endswith(".npz") else b"CDF\x01") + b"x" * 5000)
-    write_sums(mirror)
+    mirror = mirror_of_first_files(tmp_path / "mirror")
     server = assets_server(mirror)
     server.drop_after = 1000
     with pytest.raises(AssetError) as caught:
